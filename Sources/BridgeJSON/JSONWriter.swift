@@ -1,0 +1,86 @@
+/// Writes compact JSON: no insignificant whitespace, numbers as their lexeme, strings
+/// with the minimal escapes (`\"`, `\\`, `\b \f \n \r \t`, other controls as `\u00XX`,
+/// everything else as raw UTF-8). With `sortedKeys` the output is canonical: members
+/// ordered by the UTF-8 bytes of their keys (a stable sort, so duplicates keep order).
+public struct JSONWriter: Sendable {
+    /// Order object members by key bytes instead of keeping source order.
+    public var sortedKeys: Bool
+
+    /// Creates a writer; members keep their order unless `sortedKeys`.
+    public init(sortedKeys: Bool = false) {
+        self.sortedKeys = sortedKeys
+    }
+
+    /// The compact UTF-8 bytes of `value`.
+    public func bytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, into: &out)
+        return out
+    }
+
+    /// The compact text of `value`.
+    public func string(_ value: JSONValue) -> String {
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    /// Appends the compact bytes of `value` to `out`.
+    public func write(_ value: JSONValue, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.lexeme.utf8)
+        case .string(let s): JSONWriter.writeString(s, into: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (k, e) in a.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                write(e, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            let members = sortedKeys ? o.members.sortedByKeyBytes() : o.members
+            for (k, m) in members.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(m.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(m.value, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `s` as a quoted, escaped JSON string.
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(c)
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(c)
+            case 0x08: out.append(contentsOf: "\\b".utf8)
+            case 0x0C: out.append(contentsOf: "\\f".utf8)
+            case 0x0A: out.append(contentsOf: "\\n".utf8)
+            case 0x0D: out.append(contentsOf: "\\r".utf8)
+            case 0x09: out.append(contentsOf: "\\t".utf8)
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hex[Int(c >> 4)])
+                out.append(hex[Int(c & 0xF)])
+            default: out.append(c)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension Array where Element == JSONObject.Member {
+    func sortedByKeyBytes() -> [JSONObject.Member] {
+        self.enumerated().sorted { (a: (offset: Int, element: JSONObject.Member), b: (offset: Int, element: JSONObject.Member)) -> Bool in
+            let ka = [UInt8](a.element.key.utf8), kb = [UInt8](b.element.key.utf8)
+            if ka != kb { return ka.lexicographicallyPrecedes(kb) }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages bridgescope needs, when missing.
+# As root: apt-get install -y. Otherwise: prints the exact command and exits 1.
+# Usage: tools/setup.sh [--with-browser]   (chromium only when asked: it is ~350 MB)
+set -euo pipefail
+pkgs=(libpcap-dev libzstd-dev zlib1g-dev libturbojpeg0-dev zstd jq tcpdump tshark)
+if [[ "${1:-}" == "--with-browser" ]]; then pkgs+=(chromium); fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then exit 0; fi
+if [[ $(id -u) -ne 0 ]]; then
+  echo "bridgescope needs these Debian packages: ${missing[*]}" >&2
+  echo "Install them with:" >&2
+  echo "  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing: ${missing[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
