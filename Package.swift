@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // bridgescope: records, analyzes, replays and fuzzes GBGBridge envelope traffic.
-// Module map and dependency rules: see ../shared/ARCHITECTURE.md and README.md.
+// Module map and dependency rules: README.md ("Modules") and ../shared/ARCHITECTURE.md.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -14,25 +14,52 @@ let package = Package(
         .executable(name: "bridgescope", targets: ["bridgescope"]),
         .library(name: "BridgeJSON", targets: ["BridgeJSON"]),
         .library(name: "BridgeProtocol", targets: ["BridgeProtocol"]),
+        .library(name: "BridgeHost", targets: ["BridgeHost"]),
+        .library(name: "BridgeArchive", targets: ["BridgeArchive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
+        // System libraries: each imported by exactly one module.
+        .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+
         .target(name: "BridgeJSON", swiftSettings: strict),
         .target(name: "BridgeProtocol", dependencies: ["BridgeJSON"], swiftSettings: strict),
+        .target(
+            name: "BridgeHost",
+            dependencies: [
+                "BridgeProtocol", "CZlib", "CTurboJPEG",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgeArchive",
+            dependencies: ["BridgeJSON", "CZstd", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgeTestSupport",
+            dependencies: ["BridgeJSON", "BridgeProtocol"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "BridgeJSONTests", dependencies: ["BridgeJSON"], swiftSettings: strict),
-        .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol"], swiftSettings: strict),
-        .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol"], swiftSettings: strict),
+        .testTarget(name: "BridgeJSONTests", dependencies: ["BridgeJSON", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
     ]
 )
