@@ -3,7 +3,8 @@ import BridgeProtocol
 
 extension HostStateMachine {
     /// Starts the host: sends `host.ready` (unless disabled) with
-    /// `{"hostVersion", "environment", "protocolVersion"}`. Calling it again does nothing.
+    /// `{"hostVersion", "environment", "protocolVersion"}` and schedules the startup
+    /// events. Calling it again does nothing.
     public mutating func start(now: Int64) -> [HostAction] {
         guard !started else { return [] }
         started = true
@@ -14,6 +15,9 @@ extension HostStateMachine {
                 "environment": .string(settings.environment.rawValue),
                 "protocolVersion": .string(Envelope.protocolVersion),
             ]), now: now).actions
+        }
+        for e in settings.startupEvents {
+            out += scheduleEvent(e.action, data: e.data, delayMs: e.atMs, now: now)
         }
         return out
     }

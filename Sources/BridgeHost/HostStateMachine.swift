@@ -28,16 +28,36 @@ public struct HostStateMachine: Sendable {
         public var limits: HostLimits
         /// Send `host.ready` from ``start(now:)``. Default true.
         public var sendsHostReady: Bool
+        /// Host events ``start(now:)`` schedules (scenario `events`).
+        public var startupEvents: [ScheduledEvent]
 
         /// Creates settings.
         public init(hostVersion: String = "1.0.0", environment: HostEnvironment = .ios,
                     staticCapabilities: [String: BridgeCapabilityInfo] = [:], limits: HostLimits = .default,
-                    sendsHostReady: Bool = true) {
+                    sendsHostReady: Bool = true, startupEvents: [ScheduledEvent] = []) {
             self.hostVersion = hostVersion
             self.environment = environment
             self.staticCapabilities = staticCapabilities
             self.limits = limits
             self.sendsHostReady = sendsHostReady
+            self.startupEvents = startupEvents
+        }
+    }
+
+    /// A host event sent `atMs` after the host starts.
+    public struct ScheduledEvent: Sendable, Hashable {
+        /// Milliseconds after ``start(now:)``.
+        public var atMs: Int64
+        /// The event's action, e.g. `host.background`.
+        public var action: Action
+        /// The event's data, if any.
+        public var data: JSONObject?
+
+        /// Creates a scheduled event.
+        public init(atMs: Int64, action: Action, data: JSONObject? = nil) {
+            self.atMs = atMs
+            self.action = action
+            self.data = data
         }
     }
 
