@@ -18,6 +18,8 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidEnvelope = Code(rawValue: "invalid-envelope")
         /// An image could not be encoded (zlib or TurboJPEG failed).
         public static let imageEncoding = Code(rawValue: "image-encoding")
+        /// A transport could not send or receive.
+        public static let transport = Code(rawValue: "transport")
         /// The host was used in a way its contract forbids (e.g. `run` twice).
         public static let misuse = Code(rawValue: "misuse")
     }
