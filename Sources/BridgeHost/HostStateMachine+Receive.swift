@@ -177,6 +177,10 @@ extension HostStateMachine {
             out.append(.startHandler(HandlerStart(token: token, request: request, route: route)))
         case .scripted(let behaviour):
             let response = behaviour.response(index: index, request: request)
+            if behaviour.latencyMs == 0 {
+                complete(token, with: response, now: now, into: &out)
+                return
+            }
             let timer = makeTimer(.scripted(token, response))
             pending[token.correlationId]!.timer = timer
             out.append(.scheduleTimer(timer, at: now + behaviour.latencyMs))
