@@ -40,9 +40,13 @@ struct HostCommand: AsyncParsableCommand {
     var seed: UInt64?
 
     func validate() throws {
-        guard stdio else { throw ValidationError("choose a transport: --stdio") }
+        guard stdio else {
+            printError("bridgescope host: choose a transport: --stdio")
+            throw Exit.usage
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be debug, info, notice, warning or error")
+            printError("bridgescope host: --log-level must be debug, info, notice, warning or error")
+            throw Exit.usage
         }
     }
 
