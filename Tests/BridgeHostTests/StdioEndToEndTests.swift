@@ -24,7 +24,7 @@ struct StdioEndToEndTests {
         p.arguments = arguments
         let stdin = Pipe(), stdout = Pipe()
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-host-\(UUID()).err")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let errHandle = try FileHandle(forWritingTo: errURL)
         defer { try? FileManager.default.removeItem(at: errURL) }
         p.standardInput = stdin
