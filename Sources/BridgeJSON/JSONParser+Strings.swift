@@ -145,7 +145,13 @@ extension ParserState {
     }
 
     func invalidUTF8(at j: Int) -> JSONError {
-        fail(.invalidUTF8, at: j, "\(describe(b[j])) does not start a well-formed UTF-8 sequence here: the text must be UTF-8")
+        let c0 = b[j]
+        let expected = c0 >= 0xF0 ? 4 : c0 >= 0xE0 ? 3 : 2
+        if c0 >= 0xC2 && c0 <= 0xF4 && j + expected > b.count
+            && (j + 1..<b.count).allSatisfy({ b[$0] & 0xC0 == 0x80 }) {
+            return fail(.unexpectedEnd, at: b.count, "input ended inside a UTF-8 sequence in a string")
+        }
+        return fail(.invalidUTF8, at: j, "\(describe(b[j])) does not start a well-formed UTF-8 sequence here: the text must be UTF-8")
     }
 
     /// Length of the well-formed UTF-8 sequence starting at `j` (a non-ASCII lead byte),
