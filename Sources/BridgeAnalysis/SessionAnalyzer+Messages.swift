@@ -20,6 +20,10 @@ extension SessionAnalyzer {
     /// The typed slots, which serve one request at a time (PROTOCOL.md §2).
     static let typedSlots: Set<String> = [Action.documentCapture.rawValue, Action.selfieCapture.rawValue]
 
+    /// Document types with one side: their `front` capture is the whole document, so
+    /// they never make a journey "two-picture" (`dual-capture-incomplete`).
+    static let singleSidedDocumentTypes: Set<String> = ["passport"]
+
     /// Whether a pending request of this action counts as "a capture".
     static func isCapture(_ action: String) -> Bool {
         action.hasSuffix(".capture") || action == Action.nfcRead.rawValue
@@ -129,7 +133,8 @@ extension SessionAnalyzer {
         var side: String?
         if action == Action.documentCapture.rawValue, case .string(let s)? = m.data?["side"] {
             side = s
-            c.requestedSides.insert(s)
+            let type = m.data?["documentType"]?.stringValue?.lowercased() ?? ""
+            if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
         }
         let step = JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
                                detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules)
