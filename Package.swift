@@ -70,7 +70,8 @@ let package = Package(
         .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], swiftSettings: strict),
-        .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeTestSupport"],
+                    exclude: ["Fixtures", "Golden"], swiftSettings: strict),
         .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
     ]
 )

@@ -52,3 +52,11 @@ public struct RuleCount: Sendable, Hashable {
     /// Every finding of this rule, including those past the storage cap.
     public var count: Int
 }
+
+extension ReportFinding: CustomStringConvertible {
+    /// `severity [ID slug] record N,M (conn C): message`.
+    public var description: String {
+        let at = records.isEmpty ? "end" : "record " + records.map(String.init).joined(separator: ",")
+        return "\(severity) [\(rule) \(slug)] \(at)\(connection.map { " (conn \($0))" } ?? ""): \(message)"
+    }
+}

@@ -20,6 +20,9 @@ extension SessionAnalyzer {
     /// The typed slots, which serve one request at a time (PROTOCOL.md §2).
     static let typedSlots: Set<String> = [Action.documentCapture.rawValue, Action.selfieCapture.rawValue]
 
+    /// Below this an envelope timestamp looks like seconds (BRG016), as in the decoder.
+    static let secondsThreshold: Int64 = 100_000_000_000
+
     /// Document types with one side: their `front` capture is the whole document, so
     /// they never make a journey "two-picture" (`dual-capture-incomplete`).
     static let singleSidedDocumentTypes: Set<String> = ["passport"]
@@ -66,7 +69,8 @@ extension SessionAnalyzer {
     }
 
     mutating func checkTimestamp(_ c: inout ConnectionState, _ m: MessageFacts) {
-        guard let ts = m.timestamp else { return }
+        // Seconds-looking values are `timestamp-in-seconds` already; they do not count here.
+        guard let ts = m.timestamp, ts >= Self.secondsThreshold else { return }
         defer { c.lastTimestamp[m.direction] = ts }
         guard let previous = c.lastTimestamp[m.direction],
               previous - ts > configuration.timestampToleranceMilliseconds else { return }

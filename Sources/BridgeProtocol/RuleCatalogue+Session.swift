@@ -99,7 +99,7 @@ extension RuleCatalogue {
              source: "project rule (PROTOCOL.md §1 timestamp)"),
         Rule(id: .journeyIncomplete, slug: "journey-incomplete", severity: .warning,
              summary: "The journey sent no journey.complete or journey.error before the session ended.",
-             explanation: "The user left, the app was killed, or the journey hung. Look at the journey steps for the last request and whether it was answered; an unanswered capture is the usual cause.",
+             explanation: "The user left, the app was killed, or the journey hung. Check the journey steps for the last request and whether it was answered (an unanswered capture is the usual cause), and that the journey sends journey.complete or journey.error on every exit path.",
              source: "003_f8209a36b7025dbd.txt (journey events)"),
         Rule(id: .dualCaptureIncomplete, slug: "dual-capture-incomplete", severity: .error,
              summary: "A two-picture document journey completed without both the front and the back.",
