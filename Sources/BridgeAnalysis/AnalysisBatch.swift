@@ -7,6 +7,12 @@ public struct InputFailure: Sendable, Hashable {
     public var path: String
     /// Why.
     public var error: AnalysisError
+
+    /// Creates a failure.
+    public init(path: String, error: AnalysisError) {
+        self.path = path
+        self.error = error
+    }
 }
 
 /// Totals over every session of a batch.

@@ -51,6 +51,14 @@ public struct RuleCount: Sendable, Hashable {
     public var severity: Severity
     /// Every finding of this rule, including those past the storage cap.
     public var count: Int
+
+    /// Creates a count.
+    public init(rule: RuleID, slug: String, severity: Severity, count: Int) {
+        self.rule = rule
+        self.slug = slug
+        self.severity = severity
+        self.count = count
+    }
 }
 
 extension ReportFinding: CustomStringConvertible {
