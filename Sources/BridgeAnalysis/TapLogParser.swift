@@ -47,6 +47,8 @@ public struct TapLogParser: Sendable {
         let time: Int64
         if let i = n.int64 {
             time = Double(i) < Self.nanosecondThreshold ? i.multipliedReportingOverflow(by: 1_000_000).partialValue : i
+        } else if let exact = Self.fractionalMilliseconds(n.lexeme) {
+            time = exact
         } else {
             let d = n.double
             guard d.isFinite, d >= 0, d < Self.nanosecondThreshold else { return failure("\"t\" \(n.lexeme) is not a time") }
@@ -88,6 +90,17 @@ public struct TapLogParser: Sendable {
             return failure("message record has neither \"msg\" nor \"text\"", time: time)
         }
         return .message(seq: seq, time: time, direction: dir, connection: conn ?? "-", bytes: bytes[...], record: number)
+    }
+
+    /// `123.5` milliseconds as exact nanoseconds (digits past the sixth decimal are
+    /// dropped); nil for negative, exponent or out-of-range lexemes.
+    static func fractionalMilliseconds(_ lexeme: String) -> Int64? {
+        let parts = lexeme.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let whole = Int64(parts[0]), whole >= 0, Double(whole) < nanosecondThreshold,
+              parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let frac = String(parts[1].prefix(6))
+        let padded = frac + String(repeating: "0", count: 6 - frac.count)
+        return whole * 1_000_000 + (Int64(padded) ?? 0)
     }
 
     /// The byte range of a member's value in the line: from its first byte to the byte
