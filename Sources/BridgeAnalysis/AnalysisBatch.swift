@@ -62,7 +62,7 @@ public struct AnalysisBatch: Sendable, Hashable {
             records: reports.reduce(0) { $0 + $1.summary.records }, messages: reports.reduce(0) { $0 + $1.summary.messages },
             requests: reports.reduce(0) { $0 + $1.summary.requests }, unanswered: reports.reduce(0) { $0 + $1.summary.unanswered },
             ruleCounts: counts.keys.sorted().map { counts[$0]! }, sessionsPerRule: sessionsPerRule,
-            latency: LatencyRecorder.merge(reports.map(\.latency), keepSlowest: keepSlowest))
+            latency: LatencyRecorder.merge(reports, keepSlowest: keepSlowest))
     }
 }
 

@@ -107,7 +107,7 @@ public struct HTMLReportRenderer: Sendable {
         for l in list {
             out += "<tr><td><code>\(h(l.action))</code></td><td class=\"num\">\(l.count)</td>"
             for v in [l.p50, l.p90, l.p99, l.max] { out += "<td class=\"num\">\(Format.ms(micros: v))</td>" }
-            out += "<td>" + l.slowest.map { "<code>\(h($0.correlationId))</code> \(Format.ms(micros: $0.micros)) ms" }.joined(separator: ", ") + "</td></tr>\n"
+            out += "<td>" + l.slowest.map { "<code>\(h($0.correlationId))</code> \(Format.ms(micros: $0.micros)) ms\($0.source.map { " (" + h($0) + ")" } ?? "")" }.joined(separator: ", ") + "</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }

@@ -88,7 +88,7 @@ public struct JSONReportRenderer: Sendable {
             ("p50Ms", ms(l.p50)), ("p90Ms", ms(l.p90)), ("p99Ms", ms(l.p99)), ("maxMs", ms(l.max)),
             ("slowest", .array(l.slowest.map {
                 obj([("correlationId", .string($0.correlationId)), ("connection", .string($0.connection)),
-                     ("ms", ms($0.micros)), ("record", num($0.record))])
+                     ("ms", ms($0.micros)), ("record", num($0.record)), ("source", opt($0.source))])
             })),
             ("buckets", .array(l.buckets.map { obj([("leMs", opt($0.upperMillis)), ("count", num($0.count))]) })),
         ])

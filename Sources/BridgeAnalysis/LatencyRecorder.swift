@@ -10,6 +10,8 @@ public struct LatencySample: Sendable, Hashable {
     public var micros: Int64
     /// The request's record number.
     public var record: Int
+    /// The session it comes from, in aggregate statistics (nil inside one session's report).
+    public var source: String?
 }
 
 /// One bar of a latency histogram: requests whose latency is at most `upperMillis`
@@ -109,10 +111,11 @@ struct LatencyRecorder {
 
     /// Merges several sessions' statistics per action (histograms added, buckets summed,
     /// slowest examples re-ranked).
-    static func merge(_ lists: [[ActionLatency]], keepSlowest: Int) -> [ActionLatency] {
+    static func merge(_ reports: [AnalysisReport], keepSlowest: Int) -> [ActionLatency] {
         var merged: [String: PerAction] = [:]
-        for list in lists {
-            for l in list {
+        for r in reports {
+            for var l in r.latency {
+                for i in l.slowest.indices where l.slowest[i].source == nil { l.slowest[i].source = r.source }
                 var a = merged[l.action] ?? PerAction()
                 a.histogram.add(l.histogram)
                 a.count += l.count

@@ -110,7 +110,10 @@ public struct TextReportRenderer: Sendable {
         out += paint("  " + col("action", 28) + col("count", 7, right: true) + col("p50", 10, right: true)
             + col("p90", 10, right: true) + col("p99", 10, right: true) + col("max", 10, right: true) + "   slowest", .dim) + "\n"
         for l in list {
-            let slow = l.slowest.prefix(3).map { "\($0.correlationId) (\(Format.ms(micros: $0.micros)))" }.joined(separator: ", ")
+            let slow = l.slowest.prefix(3).map { sample in
+                let from = sample.source.map { " in " + ($0.split(separator: "/").last.map(String.init) ?? $0) } ?? ""
+                return "\(sample.correlationId) (\(Format.ms(micros: sample.micros))\(from))"
+            }.joined(separator: ", ")
             out += "  " + col(l.action, 28) + col("\(l.count)", 7, right: true)
             for v in [l.p50, l.p90, l.p99, l.max] { out += col(Format.ms(micros: v), 10, right: true) }
             out += "   \(slow)\n"
@@ -166,7 +169,7 @@ public struct TextReportRenderer: Sendable {
         for c in Format.ranked(a.ruleCounts) {
             out += "  \(severity(c.severity)) \(c.rule) \(col(c.slug, 34)) ×\(c.count) in \(Format.plural(a.sessionsPerRule[c.rule] ?? 0, "session"))\n"
         }
-        if !a.latency.isEmpty { out += latencyTable(a.latency) }
+        if !a.latency.isEmpty { out += "\n" + latencyTable(a.latency) }
         return out
     }
 }
