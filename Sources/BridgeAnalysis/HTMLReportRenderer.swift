@@ -46,8 +46,8 @@ public struct HTMLReportRenderer: Sendable {
     public func render(_ batch: AnalysisBatch) -> String {
         let fails = FailPolicy.fails(batch.aggregate.ruleCounts, threshold: options.threshold)
         let verdict = !batch.failures.isEmpty ? "error" : fails ? "fail" : "pass"
-        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
         out += "<title>bridgescope report</title>\n<style>\n\(Self.style)\n</style>\n</head>\n<body>\n"
         out += "<header>\n<h1>bridgescope analyze</h1>\n<p><span class=\"verdict \(verdict)\" id=\"verdict\">\(verdict.uppercased())</span> "
         out += "\(Format.plural(batch.reports.count, "session")), fail-on \(options.threshold.rawValue)</p>\n</header>\n"
@@ -93,7 +93,7 @@ public struct HTMLReportRenderer: Sendable {
             let outcome = (s.outcome ?? (s.kind == .request ? "open" : "")) + (s.errorCode.map { " \($0)" } ?? "")
             let arrow = s.kind == .capture ? "•" : (s.direction == .webToHost ? "→" : "←")
             out += "<tr><td class=\"num\">\(n + 1)</td><td class=\"num\">\(Format.offset(nanos: s.start - c.firstTime))</td>"
-            out += "<td>\(arrow) <code>\(h(s.action))</code>\(s.detail.map { " " + h($0) } ?? "")</td><td><code>\(h(s.correlationId ?? ""))</code></td>"
+            out += "<td>\(arrow) <code>\(h(s.action))</code>\(s.detail.map { " " + h($0) } ?? "")</td><td>\(s.correlationId.map { "<code>\(h($0))</code>" } ?? "")</td>"
             out += "<td class=\"outcome-\(h(s.outcome ?? "none"))\">\(h(outcome))</td><td class=\"num\">\(s.duration.map { Format.duration(nanos: $0) } ?? "")</td>"
             out += "<td>\(s.records.map(String.init).joined(separator: ", "))</td><td>\(s.findings.map(\.rawValue).joined(separator: " "))</td></tr>\n"
         }
@@ -120,7 +120,7 @@ public struct HTMLReportRenderer: Sendable {
             out += "<tr class=\"sev-\(f.severity)\" data-rule=\"\(f.rule)\"><td class=\"sev\">\(f.severity)</td>"
             out += "<td><span title=\"\(h(runbook))\">\(f.rule) <code>\(h(f.slug))</code></span></td><td>\(h(f.connection ?? ""))</td>"
             out += "<td>\(f.records.isEmpty ? "end" : f.records.map(String.init).joined(separator: ", "))\(f.offset.map { " @\($0)" } ?? "")</td>"
-            out += "<td><code>\(h(f.correlationId ?? ""))</code></td><td>\(h(f.message))</td></tr>\n"
+            out += "<td>\(f.correlationId.map { "<code>\(h($0))</code>" } ?? "")</td><td>\(h(f.message))</td></tr>\n"
         }
         out += "</tbody>\n</table>\n"
         if r.findingsOmitted > 0 { out += "<p class=\"muted\">\(r.findingsOmitted) more findings counted but not kept.</p>\n" }
