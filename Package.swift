@@ -29,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPcap", providers: [.apt(["libpcap-dev"])]),
 
         .target(name: "BridgeJSON", swiftSettings: strict),
         .target(name: "BridgeProtocol", dependencies: ["BridgeJSON"], swiftSettings: strict),
@@ -67,6 +68,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeCapture",
+            dependencies: [
+                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "CPcap",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeTestSupport",
             dependencies: ["BridgeJSON", "BridgeProtocol"],
             swiftSettings: strict
@@ -74,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -84,6 +97,7 @@ let package = Package(
         .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(
             name: "BridgeServerTests",
