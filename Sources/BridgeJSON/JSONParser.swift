@@ -7,8 +7,18 @@ public struct DuplicateKey: Sendable, Hashable {
     public var firstOffset: Int
     /// Byte offset of the repeated member's key.
     public var duplicateOffset: Int
-    /// Object nesting depth of the object holding both (1 = the top-level object).
+    /// Nesting depth of the object holding both, counting arrays and objects alike
+    /// (1 = the top-level value, so `{"a":1,"a":2}` is depth 1 and `[{"a":1,"a":2}]`
+    /// depth 2).
     public var depth: Int
+
+    /// Creates a report (the parser makes these; public for tests and tools).
+    public init(key: String, firstOffset: Int, duplicateOffset: Int, depth: Int) {
+        self.key = key
+        self.firstOffset = firstOffset
+        self.duplicateOffset = duplicateOffset
+        self.depth = depth
+    }
 }
 
 /// The result of a successful parse: the value and every duplicate key seen.
@@ -108,7 +118,7 @@ struct ParserState {
         let value = try parseValue(depth: 0)
         skipWhitespace()
         if i < b.count {
-            throw fail(.trailingData, at: i, "unexpected \(describe(b[i])) after the JSON value: a JSON text holds exactly one value")
+            throw fail(.trailingData, at: i, "unexpected \(describe(b[i])) after the JSON value: a JSON text holds exactly one value\(hint(at: i))")
         }
         return JSONDocument(value: value, duplicateKeys: duplicates)
     }
@@ -132,7 +142,7 @@ struct ParserState {
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default:
-            throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected a value (object, array, string, number, true, false or null)")
+            throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected a value (object, array, string, number, true, false or null)\(hint(at: i))")
         }
     }
 
@@ -240,7 +250,7 @@ struct ParserState {
     mutating func findDuplicates(_ members: [JSONObject.Member], depth: Int) {
         if members.count <= 12 {
             for a in 1..<members.count {
-                for p in 0..<a where members[p].key == members[a].key {
+                for p in 0..<a where members[p].key.utf8Equals(members[a].key) {
                     duplicates.append(DuplicateKey(key: members[a].key, firstOffset: members[p].keyOffset,
                                                    duplicateOffset: members[a].keyOffset, depth: depth))
                     break
@@ -248,14 +258,41 @@ struct ParserState {
             }
             return
         }
-        var seen: [String: Int] = [:]
+        var seen: [ExactKey: Int] = [:]
         seen.reserveCapacity(members.count)
         for m in members {
-            if let first = seen[m.key] {
+            if let first = seen[ExactKey(key: m.key)] {
                 duplicates.append(DuplicateKey(key: m.key, firstOffset: first, duplicateOffset: m.keyOffset, depth: depth))
             } else {
-                seen[m.key] = m.keyOffset
+                seen[ExactKey(key: m.key)] = m.keyOffset
             }
+        }
+    }
+
+    /// A short explanation for bytes that often show up where JSON has no place for them
+    /// (a BOM, comments, `NaN`, single quotes, UTF-16), or "" when none applies.
+    func hint(at k: Int) -> String {
+        let c = b[k]
+        func next(_ d: Int) -> UInt8? { k + d < b.count ? b[k + d] : nil }
+        switch c {
+        case 0xEF where next(1) == 0xBB && next(2) == 0xBF:
+            return " (a UTF-8 byte-order mark: JSON text must not start with one)"
+        case 0xFE, 0xFF:
+            return " (this looks like a UTF-16 byte-order mark: JSON text must be UTF-8)"
+        case 0x00:
+            return " (a NUL byte: UTF-16 or UTF-32 text? JSON text must be UTF-8)"
+        case UInt8(ascii: "/"):
+            return " (JSON has no comments)"
+        case UInt8(ascii: "'"):
+            return " (JSON strings use double quotes)"
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            return " (NaN and Infinity are not JSON numbers)"
+        case UInt8(ascii: "+"):
+            return " (a JSON number must not start with '+')"
+        case UInt8(ascii: "."):
+            return " (a JSON number needs a digit before the decimal point)"
+        default:
+            return ""
         }
     }
 

@@ -77,9 +77,11 @@ public struct JSONWriter: Sendable {
 
 extension Array where Element == JSONObject.Member {
     func sortedByKeyBytes() -> [JSONObject.Member] {
+        // Byte order of UTF-8 is code point order; ties keep source order (stable).
         self.enumerated().sorted { (a: (offset: Int, element: JSONObject.Member), b: (offset: Int, element: JSONObject.Member)) -> Bool in
-            let ka = [UInt8](a.element.key.utf8), kb = [UInt8](b.element.key.utf8)
-            if ka != kb { return ka.lexicographicallyPrecedes(kb) }
+            let ka = a.element.key.utf8, kb = b.element.key.utf8
+            if ka.lexicographicallyPrecedes(kb) { return true }
+            if kb.lexicographicallyPrecedes(ka) { return false }
             return a.offset < b.offset
         }.map(\.element)
     }
