@@ -161,8 +161,8 @@ extension ParserState {
         case 0xC0, 0xC1:
             return fail(.invalidUTF8, at: j, "overlong UTF-8 encoding (lead \(describe(c0))): the text must be shortest-form UTF-8")
         case 0xF5...0xFF:
-            let what = c0 <= 0xF7 ? "a code point above U+10FFFF" : "a byte that never occurs in UTF-8"
-            return fail(.invalidUTF8, at: j, "\(describe(c0)) starts \(what): the text must be UTF-8")
+            let what = c0 <= 0xF7 ? "would start a code point above U+10FFFF" : "never occurs in UTF-8"
+            return fail(.invalidUTF8, at: j, "\(describe(c0)) \(what): the text must be UTF-8")
         case 0xC2...0xDF: need = 1
         case 0xE0: need = 2; lo = 0xA0
         case 0xED: need = 2; hi = 0x9F
