@@ -5,8 +5,11 @@ extension ParserState {
         let start = i + 1
         var j = start
         let n = b.count
-        // Fast scan: find the closing quote, validating as we go, without allocating.
+        // Fast scan: find the closing quote, validating as we go, without allocating;
+        // plain ASCII goes eight bytes at a time.
         while j < n {
+            while j &+ 8 <= n && plainStringBytes8(at: j) { j &+= 8 }
+            guard j < n else { break }
             let c = b[j]
             if c == UInt8(ascii: "\"") { break }
             if c == UInt8(ascii: "\\") { return try parseEscapedString(quote: quote, prefixEnd: j) }
@@ -40,6 +43,13 @@ extension ParserState {
         while j < n {
             if j - start > limits.maxStringBytes {
                 throw fail(.stringTooLong, at: quote, "string is over the limit of \(limits.maxStringBytes) bytes")
+            }
+            var run = j
+            while run &+ 8 <= n && plainStringBytes8(at: run) { run &+= 8 }
+            if run > j {
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[j..<run]))
+                j = run
+                continue
             }
             let c = b[j]
             if c == UInt8(ascii: "\"") {
@@ -79,6 +89,18 @@ extension ParserState {
             }
         }
         throw fail(.unexpectedEnd, at: n, "input ended inside the string that starts at byte \(quote)")
+    }
+
+    /// Whether the eight bytes at `k` (which must be in bounds) are all plain string
+    /// content: printable ASCII other than `"` and `\`. A SWAR test with no false "yes":
+    /// a byte below 0x20, equal to 0x22 or 0x5C, or at or above 0x80 sets its high bit
+    /// in `t`, and borrows between bytes only start at such a byte.
+    @inline(__always)
+    func plainStringBytes8(at k: Int) -> Bool {
+        let x = b.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let t = (x &- ones &* 0x20) | ((x ^ (ones &* 0x22)) &- ones) | ((x ^ (ones &* 0x5C)) &- ones) | x
+        return t & (ones &* 0x80) == 0
     }
 
     /// Reads `\uXXXX` (and its low-surrogate partner when it is a high surrogate) at `j`.

@@ -126,4 +126,45 @@ struct StringValidationTests {
         // The newline itself is the offending byte: it is the last byte of line 1.
         expectRejected("[\"a\nb\"]", .controlCharacter, at: 3, line: 1, column: 4)
     }
+
+    /// Long strings are scanned eight bytes at a time: every kind of special byte must be
+    /// found at every position of a word, in the plain and in the escaped path.
+    @Test func specialBytesAreFoundAtEveryPositionOfLongStrings() throws {
+        let length = 40
+        for p in 0..<length {
+            for escapedPrefix in [false, true] {
+                let prefix: [UInt8] = escapedPrefix ? Array(#"\t"#.utf8) : []
+                let base = 2 + prefix.count  // offset of the first filler byte
+                func input(_ special: [UInt8]) -> [UInt8] {
+                    var body = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    body.replaceSubrange(p..<(p + 1), with: special)
+                    return stringInArray(prefix + body)
+                }
+                expectRejected(input([0x01]), .controlCharacter, at: base + p)
+                expectRejected(input([0x1F]), .controlCharacter, at: base + p)
+                expectRejected(input([0x80]), .invalidUTF8, at: base + p)
+                expectRejected(input([0xFF]), .invalidUTF8, at: base + p)
+                expectRejected(input([0xC3, 0x28]), .invalidUTF8, at: base + p)
+                expectRejected(input([0x5C, 0x71]), .invalidEscape, at: base + p)
+                let expectedText = (escapedPrefix ? "\t" : "") + String(repeating: "a", count: p) + "é"
+                    + String(repeating: "a", count: length - p - 1)
+                #expect(try JSONParser().parse(input([0xC3, 0xA9])).value == .array([.string(expectedText)]))
+                let quoted = (escapedPrefix ? "\t" : "") + String(repeating: "a", count: p) + "\""
+                    + String(repeating: "a", count: length - p - 1)
+                #expect(try JSONParser().parse(input([0x5C, 0x22])).value == .array([.string(quoted)]))
+                // A closing quote at p ends the string there; the rest is then out of place.
+                let cut = input([0x22])
+                let error = parseError(cut)
+                #expect(error?.code == .unexpectedByte && error?.offset == base + p + 1, "\(String(describing: error))")
+            }
+        }
+    }
+
+    @Test func longPlainAndEscapedStringsDecode() throws {
+        let text = String(repeating: "0123456789abcdef", count: 1000)
+        #expect(try value("[\"\(text)\"]") == .array([.string(text)]))
+        let escaped = String(repeating: "x\\n0123456789", count: 100)
+        let decoded = String(repeating: "x\n0123456789", count: 100)
+        #expect(try value("[\"\(escaped)\"]") == .array([.string(decoded)]))
+    }
 }
