@@ -32,8 +32,10 @@ extension JSONValue {
 
 extension String {
     /// Whether both strings hold exactly the same UTF-8 bytes (no Unicode normalization).
-    @inlinable
     func utf8Equals(_ other: String) -> Bool {
+        // Byte-equal strings are canonically equal, so Swift's fast `==` (bitwise for
+        // small strings, memcmp for ASCII) rejects almost every pair first.
+        guard self == other else { return false }
         let a = self.utf8, b = other.utf8
         guard a.count == b.count else { return false }
         let fast = a.withContiguousStorageIfAvailable { pa in
