@@ -171,6 +171,8 @@ struct ParserState {
             i += 1
             return .array(elements)
         }
+        // Envelope objects have a handful of members: one allocation instead of 1-2-4-8.
+        elements.reserveCapacity(4)
         while true {
             skipWhitespace()
             if i < b.count && b[i] == UInt8(ascii: "]") && !elements.isEmpty {
@@ -204,6 +206,8 @@ struct ParserState {
             i += 1
             return .object(JSONObject(members))
         }
+        // Envelope objects have a handful of members: one allocation instead of 1-2-4-8.
+        members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard i < b.count else {
