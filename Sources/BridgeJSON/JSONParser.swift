@@ -171,7 +171,7 @@ struct ParserState {
             i += 1
             return .array(elements)
         }
-        // Envelope objects have a handful of members: one allocation instead of 1-2-4-8.
+        // Envelope arrays are short: one allocation instead of growing 1-2-4.
         elements.reserveCapacity(4)
         while true {
             skipWhitespace()
