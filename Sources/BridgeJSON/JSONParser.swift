@@ -1,34 +1,3 @@
-/// A duplicate member name found in one object: RFC 8259 allows it, but the protocol
-/// tools must see it, so the parser keeps both members and reports it here.
-public struct DuplicateKey: Sendable, Hashable {
-    /// The repeated name.
-    public var key: String
-    /// Byte offset of the first member's key.
-    public var firstOffset: Int
-    /// Byte offset of the repeated member's key.
-    public var duplicateOffset: Int
-    /// Nesting depth of the object holding both, counting arrays and objects alike
-    /// (1 = the top-level value, so `{"a":1,"a":2}` is depth 1 and `[{"a":1,"a":2}]`
-    /// depth 2).
-    public var depth: Int
-
-    /// Creates a report (the parser makes these; public for tests and tools).
-    public init(key: String, firstOffset: Int, duplicateOffset: Int, depth: Int) {
-        self.key = key
-        self.firstOffset = firstOffset
-        self.duplicateOffset = duplicateOffset
-        self.depth = depth
-    }
-}
-
-/// The result of a successful parse: the value and every duplicate key seen.
-public struct JSONDocument: Sendable, Hashable {
-    /// The single top-level value.
-    public var value: JSONValue
-    /// Duplicate keys in any object, in the order they were found.
-    public var duplicateKeys: [DuplicateKey]
-}
-
 /// A strict RFC 8259 parser over bytes.
 ///
 /// - Accepts exactly the RFC 8259 grammar: no comments, no trailing commas, no
@@ -248,67 +217,6 @@ struct ParserState {
                 return .object(JSONObject(members))
             }
             throw fail(.unexpectedByte, at: i - 1, "unexpected \(describe(c)): expected ',' or '}' in the object opened at byte \(open)")
-        }
-    }
-
-    mutating func findDuplicates(_ members: [JSONObject.Member], depth: Int) {
-        if members.count <= 12 {
-            for a in 1..<members.count {
-                for p in 0..<a where members[p].key.utf8Equals(members[a].key) {
-                    duplicates.append(DuplicateKey(key: members[a].key, firstOffset: members[p].keyOffset,
-                                                   duplicateOffset: members[a].keyOffset, depth: depth))
-                    break
-                }
-            }
-            return
-        }
-        var seen: [ExactKey: Int] = [:]
-        seen.reserveCapacity(members.count)
-        for m in members {
-            if let first = seen[ExactKey(key: m.key)] {
-                duplicates.append(DuplicateKey(key: m.key, firstOffset: first, duplicateOffset: m.keyOffset, depth: depth))
-            } else {
-                seen[ExactKey(key: m.key)] = m.keyOffset
-            }
-        }
-    }
-
-    /// A short explanation for bytes that often show up where JSON has no place for them
-    /// (a BOM, comments, `NaN`, single quotes, UTF-16), or "" when none applies.
-    func hint(at k: Int) -> String {
-        let c = b[k]
-        func next(_ d: Int) -> UInt8? { k + d < b.count ? b[k + d] : nil }
-        switch c {
-        case 0xEF where next(1) == 0xBB && next(2) == 0xBF:
-            return " (a UTF-8 byte-order mark: JSON text must not start with one)"
-        case 0xFE, 0xFF:
-            return " (this looks like a UTF-16 byte-order mark: JSON text must be UTF-8)"
-        case 0x00:
-            return " (a NUL byte: UTF-16 or UTF-32 text? JSON text must be UTF-8)"
-        case UInt8(ascii: "/"):
-            return " (JSON has no comments)"
-        case UInt8(ascii: "'"):
-            return " (JSON strings use double quotes)"
-        case UInt8(ascii: "N"), UInt8(ascii: "I"):
-            return " (NaN and Infinity are not JSON numbers)"
-        case UInt8(ascii: "+"):
-            return " (a JSON number must not start with '+')"
-        case UInt8(ascii: "."):
-            return " (a JSON number needs a digit before the decimal point)"
-        default:
-            return ""
-        }
-    }
-
-    func describe(_ c: UInt8) -> String {
-        switch c {
-        case 0x20...0x7E: return "'\(Character(Unicode.Scalar(c)))'"
-        case 0x0A: return "newline"
-        case 0x0D: return "carriage return"
-        case 0x09: return "tab"
-        default:
-            let hex = String(c, radix: 16, uppercase: true)
-            return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
         }
     }
 }
