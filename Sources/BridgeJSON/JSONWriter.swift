@@ -64,10 +64,11 @@ public struct JSONWriter: Sendable {
             case 0x0D: out.append(contentsOf: "\\r".utf8)
             case 0x09: out.append(contentsOf: "\\t".utf8)
             case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                // Only 0x00-0x1F get here: the first hex digit is 0 or 1.
+                let low = c & 0xF
                 out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(c >> 4)])
-                out.append(hex[Int(c & 0xF)])
+                out.append(UInt8(ascii: "0") + (c >> 4))
+                out.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
             default: out.append(c)
             }
         }
