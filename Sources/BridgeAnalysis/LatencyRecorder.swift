@@ -63,6 +63,19 @@ struct LatencyRecorder {
         var buckets = [Int](repeating: 0, count: LatencyRecorder.bucketBounds.count + 1)
         var slowest: [LatencySample] = []
         var count = 0
+
+        mutating func add(_ sample: LatencySample, keepSlowest: Int) {
+            let micros = sample.micros
+            _ = histogram.record(UInt64(micros))
+            count += 1
+            let ms = (micros + 999) / 1_000
+            buckets[LatencyRecorder.bucketBounds.firstIndex { ms <= $0 } ?? LatencyRecorder.bucketBounds.count] += 1
+            if keepSlowest > 0, slowest.count < keepSlowest || micros > slowest.last!.micros {
+                let at = slowest.firstIndex { $0.micros < micros } ?? slowest.count
+                slowest.insert(sample, at: at)
+                if slowest.count > keepSlowest { slowest.removeLast() }
+            }
+        }
     }
 
     var actions: [String: PerAction] = [:]
@@ -75,19 +88,9 @@ struct LatencyRecorder {
     /// Records one request's latency (negative values, from clock skew, count as 0).
     mutating func record(action: String, nanos: Int64, correlationId: String, connection: String, record: Int) {
         let micros = Swift.max(0, nanos / 1_000)
-        var a = actions[action] ?? PerAction()
-        _ = a.histogram.record(UInt64(micros))
-        a.count += 1
-        let ms = (micros + 999) / 1_000
-        let i = Self.bucketBounds.firstIndex { ms <= $0 } ?? Self.bucketBounds.count
-        a.buckets[i] += 1
-        if keepSlowest > 0, a.slowest.count < keepSlowest || micros > a.slowest.last!.micros {
-            let sample = LatencySample(correlationId: correlationId, connection: connection, micros: micros, record: record)
-            let at = a.slowest.firstIndex { $0.micros < micros } ?? a.slowest.count
-            a.slowest.insert(sample, at: at)
-            if a.slowest.count > keepSlowest { a.slowest.removeLast() }
-        }
-        actions[action] = a
+        let sample = LatencySample(correlationId: correlationId, connection: connection, micros: micros, record: record)
+        // Mutated in place through the dictionary, so the histogram is never copied.
+        actions[action, default: PerAction()].add(sample, keepSlowest: keepSlowest)
     }
 
     /// The statistics, sorted by action.

@@ -29,6 +29,7 @@ public struct SessionAnalyzer: Sendable {
     var ruleCounts: [RuleID: Int] = [:]
     var latency: LatencyRecorder
     var summary = SessionSummary()
+    var finished: AnalysisReport?
 
     /// Creates an analyzer for one session.
     public init(source: String = "", configuration: AnalyzerConfiguration = AnalyzerConfiguration(),
@@ -42,6 +43,7 @@ public struct SessionAnalyzer: Sendable {
     /// Feeds one record. Records are expected in capture order; a record whose time is
     /// earlier than the previous one is analysed at the time it claims.
     public mutating func feed(_ event: AnalysisEvent) {
+        guard finished == nil else { return }
         summary.records += 1
         let t = event.time
         if summary.firstTime == nil || t < summary.firstTime! { summary.firstTime = t }
@@ -60,7 +62,9 @@ public struct SessionAnalyzer: Sendable {
     /// Ends the session: requests still open become `unanswered-request`, connections are
     /// checked as a whole (`host-silent`, `missing-host-ready`, `journey-incomplete`),
     /// and the report is assembled.
+    /// Calling it again returns the same report; feeding after it is ignored.
     public mutating func finish() -> AnalysisReport {
+        if let finished { return finished }
         let end = summary.lastTime ?? 0
         for id in connectionOrder {
             var c = connections.removeValue(forKey: id)!
@@ -87,8 +91,10 @@ public struct SessionAnalyzer: Sendable {
         summary.requests = reports.reduce(0) { $0 + $1.requests }
         summary.unanswered = reports.reduce(0) { $0 + $1.unanswered }
         logger.debug("analysed \(summary.records) records, \(findings.count) findings", metadata: ["source": "\(source)"])
-        return AnalysisReport(source: source, summary: summary, findings: ordered, ruleCounts: counts,
-                              latency: latency.report(), connections: reports, timeouts: configuration.timeouts)
+        let report = AnalysisReport(source: source, summary: summary, findings: ordered, ruleCounts: counts,
+                                    latency: latency.report(), connections: reports, timeouts: configuration.timeouts)
+        finished = report
+        return report
     }
 
     /// Records a finding (stored while its rule is under the cap, counted always).
