@@ -111,7 +111,7 @@ extension HTMLReportRenderer {
 
     /// A bar chart of one action's latency buckets.
     func histogram(_ l: ActionLatency) -> String {
-        let barW = 26.0, gap = 4.0, top = 34.0, chartH = 90.0, leftPad = 10.0
+        let barW = 22.0, gap = 4.0, top = 34.0, chartH = 90.0, leftPad = 10.0
         let w = leftPad * 2 + Double(l.buckets.count) * (barW + gap)
         let hgt = top + chartH + 30
         let peak = Swift.max(1, l.buckets.map(\.count).max() ?? 1)
