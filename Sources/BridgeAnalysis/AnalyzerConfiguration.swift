@@ -47,16 +47,29 @@ public struct AnalyzerConfiguration: Sendable, Hashable {
         /// Longest correlationId or action kept, in bytes; longer ones are cut (a hostile
         /// id cannot inflate memory). Default 256.
         public var maxIdentifierBytes: Int
+        /// Connections tracked one by one; records of further connections are analysed
+        /// together as the connection `(other connections)`. Default 10,000.
+        public var maxConnections: Int
+        /// Open requests tracked per connection; further requests are counted but not
+        /// paired (their responses become `unknown-correlation`). Default 100,000.
+        public var maxOpenRequestsPerConnection: Int
+        /// Distinct actions with their own latency histogram; further actions are
+        /// counted under `(other actions)`. Default 1,000.
+        public var maxActions: Int
 
         /// The documented defaults.
         public init(maxFindingsPerRule: Int = 1_000, maxStepsPerConnection: Int = 2_000,
                     maxRememberedIDsPerConnection: Int = 100_000, slowestPerAction: Int = 5,
-                    maxIdentifierBytes: Int = 256) {
+                    maxIdentifierBytes: Int = 256, maxConnections: Int = 10_000,
+                    maxOpenRequestsPerConnection: Int = 100_000, maxActions: Int = 1_000) {
             self.maxFindingsPerRule = maxFindingsPerRule
             self.maxStepsPerConnection = maxStepsPerConnection
             self.maxRememberedIDsPerConnection = maxRememberedIDsPerConnection
             self.slowestPerAction = slowestPerAction
             self.maxIdentifierBytes = maxIdentifierBytes
+            self.maxConnections = maxConnections
+            self.maxOpenRequestsPerConnection = maxOpenRequestsPerConnection
+            self.maxActions = maxActions
         }
     }
 }

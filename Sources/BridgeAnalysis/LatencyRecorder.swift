@@ -80,17 +80,23 @@ struct LatencyRecorder {
 
     var actions: [String: PerAction] = [:]
     let keepSlowest: Int
+    let maxActions: Int
 
-    init(keepSlowest: Int) {
+    /// Where actions past `maxActions` are counted.
+    static let otherActions = "(other actions)"
+
+    init(keepSlowest: Int, maxActions: Int = 1_000) {
         self.keepSlowest = keepSlowest
+        self.maxActions = maxActions
     }
 
     /// Records one request's latency (negative values, from clock skew, count as 0).
     mutating func record(action: String, nanos: Int64, correlationId: String, connection: String, record: Int) {
         let micros = Swift.max(0, nanos / 1_000)
         let sample = LatencySample(correlationId: correlationId, connection: connection, micros: micros, record: record)
+        let key = actions[action] != nil || actions.count < maxActions ? action : Self.otherActions
         // Mutated in place through the dictionary, so the histogram is never copied.
-        actions[action, default: PerAction()].add(sample, keepSlowest: keepSlowest)
+        actions[key, default: PerAction()].add(sample, keepSlowest: keepSlowest)
     }
 
     /// The statistics, sorted by action.

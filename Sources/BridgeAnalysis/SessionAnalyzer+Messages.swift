@@ -20,6 +20,10 @@ extension SessionAnalyzer {
     /// The typed slots, which serve one request at a time (PROTOCOL.md §2).
     static let typedSlots: Set<String> = [Action.documentCapture.rawValue, Action.selfieCapture.rawValue]
 
+    /// Actions remembered per connection for `response-not-consumed` and
+    /// `retry-after-fatal`; past it the memory is cleared (hostile inputs only).
+    static let maxRememberedActions = 1_000
+
     /// Below this an envelope timestamp looks like seconds (BRG016), as in the decoder.
     static let secondsThreshold: Int64 = 100_000_000_000
 
@@ -140,6 +144,12 @@ extension SessionAnalyzer {
             let type = m.data?["documentType"]?.stringValue?.lowercased() ?? ""
             if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
         }
+        guard c.open.count < configuration.limits.maxOpenRequestsPerConnection else {
+            logger.debug("open-request cap reached; \(id) not tracked", metadata: ["connection": "\(c.id)"])
+            return
+        }
+        if c.lastSuccess.count > Self.maxRememberedActions { c.lastSuccess.removeAll() }
+        if c.lastFatal.count > Self.maxRememberedActions { c.lastFatal.removeAll() }
         let step = JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
                                detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules)
         let index = c.addStep(step, cap: configuration.limits.maxStepsPerConnection)

@@ -77,6 +77,8 @@ extension SessionAnalyzer {
         times.append(m.time)
         let cut = times.firstIndex { $0 >= m.time - window } ?? times.count
         times.removeFirst(cut)
+        // Only whether more than `busyStormCount` fall in the window matters.
+        if times.count > configuration.busyStormCount + 1 { times.removeFirst(times.count - configuration.busyStormCount - 1) }
         c.busyTimes[slot] = times
         if times.count > configuration.busyStormCount {
             if !c.inBusyStorm.contains(slot) {

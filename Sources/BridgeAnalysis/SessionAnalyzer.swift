@@ -37,7 +37,8 @@ public struct SessionAnalyzer: Sendable {
         self.source = source
         self.configuration = configuration
         self.logger = logger
-        self.latency = LatencyRecorder(keepSlowest: configuration.limits.slowestPerAction)
+        self.latency = LatencyRecorder(keepSlowest: configuration.limits.slowestPerAction,
+                                       maxActions: configuration.limits.maxActions)
     }
 
     /// Feeds one record. Records are expected in capture order; a record whose time is
@@ -106,11 +107,22 @@ public struct SessionAnalyzer: Sendable {
 
     /// Takes a connection's state out of the table (created on first sight) so it can be
     /// changed without copying; put it back with ``store(_:)``.
-    mutating func take(_ id: String, time: Int64) -> ConnectionState {
-        if let c = connections.removeValue(forKey: id) { return c }
+    mutating func take(_ requested: String, time: Int64) -> ConnectionState {
+        if let c = connections.removeValue(forKey: requested) { return c }
+        var id = requested
+        if connectionOrder.count >= configuration.limits.maxConnections {
+            id = Self.overflowConnection
+            if let c = connections.removeValue(forKey: id) { return c }
+            emit(ReportFinding(rule: .captureError,
+                               message: "more than \(configuration.limits.maxConnections) connections; the others are analysed together as \(id)",
+                               connection: requested, time: time))
+        }
         connectionOrder.append(id)
         return ConnectionState(id: id, time: time, rememberIDs: configuration.limits.maxRememberedIDsPerConnection)
     }
+
+    /// The connection that collects records past ``AnalyzerConfiguration/Limits/maxConnections``.
+    static let overflowConnection = "(other connections)"
 
     mutating func store(_ c: ConnectionState) {
         connections[c.id] = c

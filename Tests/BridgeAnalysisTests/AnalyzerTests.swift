@@ -103,6 +103,27 @@ struct AnalyzerTests {
         #expect(report.countsBySlug == ["duplicate-response": 1, "unknown-correlation": 1])
     }
 
+    @Test func hostileSessionsHitTheCapsNotTheMemory() throws {
+        var config = AnalyzerConfiguration()
+        config.limits.maxConnections = 10
+        config.limits.maxActions = 20
+        config.limits.maxOpenRequestsPerConnection = 100
+        var b = TapBuilder()
+        for i in 0..<50 { b.request(Int64(i), "r-\(i)", "a.x\(i)", conn: "k\(i)") }       // 50 connections
+        for i in 0..<300 { b.request(Int64(100 + i), "o-\(i)", "app.ping", conn: "k0") }  // 300 more open on k0
+        for i in 0..<100 { b.request(Int64(500 + i), "v-\(i)", "act.n\(i)", conn: "k1") }
+        for i in 0..<100 { b.response(Int64(700 + i), "v-\(i)", "act.n\(i)", conn: "k1") }
+        let report = try Fixtures.analyze(text: b.text, configuration: config)
+        #expect(report.connections.count == 11)
+        #expect(report.connections.last?.id == "(other connections)")
+        #expect(report.findings.filter { $0.slug == "capture-error" }.count == 1)
+        #expect(report.latency.count <= 21)
+        #expect(report.latency.contains { $0.action == "(other actions)" })
+        let k0 = try #require(report.connections.first { $0.id == "k0" })
+        #expect(k0.unanswered == 100)
+        #expect(k0.requests == 301)
+    }
+
     @Test func hostileIdentifiersAreClipped() throws {
         let long = String(repeating: "x", count: 100_000)
         var b = TapBuilder()
