@@ -65,6 +65,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeClient",
+            dependencies: [
+                "BridgeWebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeServer",
             dependencies: [
                 "BridgeProtocol", "BridgeHost", "BridgeWebSocket",
@@ -97,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient",
                 "BridgeAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -115,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "BridgeServerTests",
             dependencies: [
-                "BridgeServer", "BridgeTestSupport",
+                "BridgeServer", "BridgeClient", "BridgeTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
