@@ -62,6 +62,15 @@ struct StdioEndToEndTests {
         #expect(byID["nfc"]?.payload.data == Web.object(["chipRead": true, "dataGroups": ["DG1", "DG2"]]))
         #expect(byID["broken"]?.errorCode == .invalidRequest)
         #expect(r.stderr.contains("invalid-input"))
+
+        // The same output passes `bridgescope validate` with no finding at all.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("host-output-\(UUID()).jsonl")
+        try Data(r.stdout.flatMap { $0 + [0x0A] }).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let v = try run(["validate", file.path], input: [])
+        #expect(v.status == 0, "\(v.stderr)")
+        #expect(v.stdout.isEmpty, "findings: \(v.stdout.map { String(decoding: $0, as: UTF8.self) })")
+        #expect(v.stderr.contains("6 message(s), 0 finding(s)"), "\(v.stderr)")
     }
 
     @Test func scenarioFileScriptsTheHost() throws {
