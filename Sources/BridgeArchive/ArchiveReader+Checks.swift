@@ -22,7 +22,7 @@ extension ArchiveReader {
         case .finding(var f):
             f.lastSequence = lastSequence
             findings.append(f)
-            pendingItems.append(.finding(f))
+            pendingItems.append((.finding(f), nil))
         case .line(let line):
             take(line)
         }
@@ -33,7 +33,7 @@ extension ArchiveReader {
         do throws(ArchiveLineError) {
             entry = try decoder.decode(line.bytes, formatVersion: header.formatVersion)
         } catch {
-            report(.invalidLine, at: line.frameOffset, line: line.number, "line \(line.number) skipped: \(error.reason)")
+            report(.invalidLine, at: line.frameOffset, line: line.number, "line \(line.number) skipped: \(error.reason)", raw: line)
             return
         }
         if trailer != nil {
@@ -41,12 +41,12 @@ extension ArchiveReader {
         }
         switch entry {
         case .header:
-            report(.unexpectedLine, at: line.frameOffset, line: line.number, "line \(line.number) is a second header; skipped")
+            report(.unexpectedLine, at: line.frameOffset, line: line.number, "line \(line.number) is a second header; skipped", raw: line)
         case .record(let r):
             sequence(r.seq, line: line)
             counts.records += 1
             counts.bytes += r.payload.count
-            pendingItems.append(.record(r))
+            pendingItems.append((.record(r), line))
         case .event(let e):
             sequence(e.seq, line: line)
             counts.events += 1
@@ -58,14 +58,14 @@ extension ArchiveReader {
             case .error: counts.errors += 1
             default: break
             }
-            pendingItems.append(.event(e))
+            pendingItems.append((.event(e), line))
         case .trailer(let t):
             if trailer != nil {
-                report(.unexpectedLine, at: line.frameOffset, line: line.number, "line \(line.number) is a second trailer; skipped")
+                report(.unexpectedLine, at: line.frameOffset, line: line.number, "line \(line.number) is a second trailer; skipped", raw: line)
                 return
             }
             trailer = t
-            pendingItems.append(.trailer(t))
+            pendingItems.append((.trailer(t), line))
             if !t.sameCounts(as: counts) {
                 report(.countMismatch, at: line.frameOffset, line: line.number,
                        "the trailer counts \(describe(t)) but \(describe(counts)) were read")
@@ -86,9 +86,9 @@ extension ArchiveReader {
         "\(t.records) records, \(t.events) events, \(t.bytes) bytes, \(t.drops) drops, \(t.gaps) gaps (\(t.gapBytes) bytes), \(t.errors) errors"
     }
 
-    func report(_ kind: ArchiveFinding.Kind, at offset: Int, line: Int?, _ message: String) {
+    func report(_ kind: ArchiveFinding.Kind, at offset: Int, line: Int?, _ message: String, raw: ArchiveLine? = nil) {
         let f = ArchiveFinding(kind: kind, compressedOffset: offset, line: line, lastSequence: lastSequence, message: message)
         findings.append(f)
-        pendingItems.append(.finding(f))
+        pendingItems.append((.finding(f), raw))
     }
 }

@@ -15,6 +15,8 @@ import Logging
 public final class ArchiveReader: Sequence, IteratorProtocol {
     /// The header (line 1), validated.
     public let header: ArchiveHeader
+    /// The header line exactly as in the archive.
+    public let headerLine: ArchiveLine
     /// The trailer, once read.
     public internal(set) var trailer: ArchiveTrailer?
     /// Every finding so far, in order.
@@ -28,7 +30,8 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
     let decoder = ArchiveLineDecoder()
     let logger: Logger
     var ended = false
-    var pendingItems: [ArchiveItem] = []
+    var pendingItems: [(item: ArchiveItem, line: ArchiveLine?)] = []
+    var pendingIndex = 0
 
     /// Opens the archive at `path` and reads its header.
     ///
@@ -52,6 +55,7 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
             throw ArchiveError(.notAnArchive, path: name, "no header line could be read: \(f.message)")
         case .line(let line):
             header = try Self.readHeader(line, name: name, decoder: decoder)
+            headerLine = line
         }
         logger.debug("archive opened", metadata: ["path": "\(name)", "formatVersion": "\(header.formatVersion)"])
     }
@@ -85,11 +89,21 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
 
     /// The next record, event, trailer or finding; nil at the end.
     public func next() -> ArchiveItem? {
-        while pendingItems.isEmpty {
+        nextWithLine()?.item
+    }
+
+    /// The next item with the archive line it came from, exactly as in the archive
+    /// (nil for findings about the archive as a whole or its compressed bytes); nil at
+    /// the end.
+    public func nextWithLine() -> (item: ArchiveItem, line: ArchiveLine?)? {
+        while pendingIndex == pendingItems.count {
+            pendingItems.removeAll(keepingCapacity: true)
+            pendingIndex = 0
             if ended { return nil }
             pull()
         }
-        return pendingItems.removeFirst()
+        pendingIndex += 1
+        return pendingItems[pendingIndex - 1]
     }
 
     /// Reads every remaining item and returns the records (findings stay in ``findings``).

@@ -10,6 +10,8 @@ struct BridgeScope: AsyncParsableCommand {
         subcommands: [
             ValidateCommand.self,
             RulesCommand.self,
+            CatCommand.self,
+            RecordCommand.self,
             // subcommands: keep one per line, in alphabetical order after the first two
         ]
     )
