@@ -86,18 +86,15 @@ extension ArchiveLineReader {
         pending.removeAll()
     }
 
+    /// libzstd reported an error. It then leaves both buffers' positions where the
+    /// failing call started, so whatever that call decoded is lost and reading must
+    /// resume at a later frame.
     private func damaged(_ code: Int) {
         if code == Self.checksumWrong {
-            let start = frameStart
-            ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only)
-            dropPending(at: compressedOffset)
-            finding(.checksumMismatch, at: start, line: linesRead,
-                    "the content checksum of the frame at byte \(start) (ending at byte \(compressedOffset)) does not match: its lines may be damaged")
-            inFrame = false
-            frameStart = compressedOffset
-            return
+            damage(.checksumMismatch, "the content checksum of the frame does not match: its last part was dropped and the lines read from it before may be damaged")
+        } else {
+            damage(.corruptData, "zstd: \(String(cString: ZSTD_getErrorName(code)))")
         }
-        damage(.corruptData, "zstd: \(String(cString: ZSTD_getErrorName(code)))")
     }
 
     /// Reports damage at the current position, drops the partial line, and resumes at
@@ -109,6 +106,8 @@ extension ArchiveLineReader {
         dropPending(at: at)
         ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only)
         inFrame = false
+        // Never resume at the frame that just failed: search from one byte past its start.
+        if compressedOffset <= startedAt && inPos < inEnd { inPos += 1 }
         let resumed = seekNextFrame()
         let tail = resumed.map { "reading resumed at the frame found at byte \($0)" } ?? "no later frame found"
         finding(kind, at: at, line: line,
