@@ -98,7 +98,11 @@ extension ArchiveLineReader {
     }
 
     /// Reports damage at the current position, drops the partial line, and resumes at
-    /// the next frame magic number found after it (if any).
+    /// the next frame magic number found after it (if any). The search starts where the
+    /// failing call's input started (libzstd does not say how far it got), which is
+    /// inside the damaged frame, so no later frame is skipped; a magic number that is
+    /// really compressed data fails again and the search goes on, one byte further each
+    /// time at least, so this always ends.
     private func damage(_ kind: ArchiveFinding.Kind, _ what: String) {
         let at = compressedOffset
         let startedAt = frameStart
@@ -126,8 +130,8 @@ extension ArchiveLineReader {
         var matched = 0
         while true {
             if inPos == inEnd {
-                // Keep up to 3 matched bytes across refills by re-scanning: simpler to
-                // carry the match count, as the bytes are known.
+                // `matched` carries a partial match across the refill; the bytes are
+                // known, so ``rewindMagic()`` can put them back.
                 refill()
                 if finished || inPos == inEnd { finished = true; return nil }
             }

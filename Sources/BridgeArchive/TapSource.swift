@@ -12,7 +12,10 @@ import Darwin
 /// Messages without `conn` are recorded on connection ``defaultConnection``; a bad
 /// line becomes an `error` event with its line number (at the time of the previous
 /// message) and the import goes on.
-public struct TapSource: RecordingSource {
+///
+/// The input is opened by the initializer, so a missing file is reported before an
+/// archive is created; it is closed when the source is released.
+public final class TapSource: RecordingSource {
     /// The connection id given to lines without `conn`: `tap`.
     public static let defaultConnection = "tap"
     /// Bytes read per `read(2)`: 64 KiB.
@@ -26,22 +29,25 @@ public struct TapSource: RecordingSource {
     public var filter: String? { nil }
 
     private var parser = TapLogParser()
+    private let fd: Int32
 
-    /// Reads `path`; `-` means standard input.
-    public init(path: String) {
-        self.path = path
-    }
-
-    /// Imports until end of input or until told to stop.
-    public mutating func record(into writer: ArchiveWriter, control: RecordingControl) throws(ArchiveError) {
-        let fd: Int32
-        if path == "-" {
+    /// Opens `path` for reading; `-` (or `/dev/stdin`) means standard input.
+    public init(path: String) throws(ArchiveError) {
+        self.path = path == "/dev/stdin" ? "-" : path
+        if self.path == "-" {
             fd = 0
         } else {
             fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw ArchiveError.system("open for reading", path: path) }
         }
-        defer { if fd != 0 { _ = close(fd) } }
+    }
+
+    deinit {
+        if fd != 0 { _ = close(fd) }
+    }
+
+    /// Imports until end of input or until told to stop.
+    public func record(into writer: ArchiveWriter, control: RecordingControl) throws(ArchiveError) {
         var state = TapImportState(lastTime: writer.header.startTime, started: control.clock.now())
         var buffer = [UInt8](repeating: 0, count: Self.readSize)
         while !control.shouldStop() {

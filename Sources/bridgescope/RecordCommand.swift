@@ -65,7 +65,13 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         StopSignal.install()
-        var source = TapSource(path: tap == "/dev/stdin" ? "-" : tap!)
+        var source: TapSource
+        do {
+            source = try TapSource(path: tap!)
+        } catch {
+            printError("error: \(error)")
+            throw Exit.usage
+        }
         let showProgress = !quiet && isTerminal(2)
         let control = RecordingControl(
             shouldStop: { StopSignal.requested },
