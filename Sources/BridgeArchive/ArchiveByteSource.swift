@@ -18,10 +18,17 @@ public final class FileByteSource: ArchiveByteSource {
     public let name: String
     private let fd: Int32
 
-    /// Opens `path` read-only.
-    public init(path: String) throws(ArchiveError) {
+    /// Opens `path` read-only, positioned at `offset` (a frame start from
+    /// ``ArchiveFrameIndex``, to read from the middle of an archive; offsets in
+    /// findings are then counted from there).
+    public init(path: String, offset: Int = 0) throws(ArchiveError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ArchiveError.system("open for reading", path: path) }
+        if offset > 0 && lseek(fd, off_t(offset), SEEK_SET) < 0 {
+            let e = ArchiveError.system("seek to byte \(offset)", path: path)
+            _ = close(fd)
+            throw e
+        }
         self.fd = fd
         self.name = path
     }
