@@ -112,6 +112,7 @@ enum StopSignal {
 
     /// Installs the handlers.
     static func install() {
+        _ = flag.load(ordering: .relaxed) // initialize the global before any handler can run
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { s in
                 StopSignal.flag.store(true, ordering: .relaxed)
