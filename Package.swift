@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "BridgeJSONTests", dependencies: ["BridgeJSON", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
-        .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
         .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeTestSupport"], swiftSettings: strict),
