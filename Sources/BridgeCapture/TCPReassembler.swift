@@ -1,0 +1,259 @@
+/// Limits that bound what one direction of one TCP connection may cost.
+public struct ReassemblyLimits: Sendable, Hashable {
+    /// Most out-of-order payload bytes held while waiting for a hole to fill. Default
+    /// 4 MiB (a few full receive windows on loopback). Past it, the hole is declared
+    /// lost: a gap, then the held data.
+    public var maxBufferedBytes: Int
+    /// Most out-of-order segments held. Default 4,096.
+    public var maxBufferedSegments: Int
+    /// Segments starting more than this many bytes past the next expected byte are
+    /// ignored as out of window. Default 64 MiB.
+    public var maxSequenceJump: Int
+    /// After this many out-of-window segments in a row the stream re-anchors on the
+    /// latest one (reporting the skipped distance as a gap). Default 32.
+    public var reanchorAfter: Int
+
+    /// Creates limits; every argument defaults to the documented default.
+    public init(maxBufferedBytes: Int = 4 << 20, maxBufferedSegments: Int = 4096,
+                maxSequenceJump: Int = 64 << 20, reanchorAfter: Int = 32) {
+        self.maxBufferedBytes = maxBufferedBytes
+        self.maxBufferedSegments = maxBufferedSegments
+        self.maxSequenceJump = maxSequenceJump
+        self.reanchorAfter = reanchorAfter
+    }
+
+    /// The documented defaults.
+    public static let `default` = ReassemblyLimits()
+}
+
+/// What a ``TCPReassembler`` hands on, in stream order.
+public enum StreamChunk: Sendable, Hashable {
+    /// The next bytes of the stream.
+    case data([UInt8])
+    /// This many bytes of the stream were never captured (or were given up on).
+    case gap(Int)
+    /// The sender finished (FIN reached, all data before it delivered or gapped).
+    case fin
+    /// The sender reset the connection.
+    case reset
+}
+
+/// Counters of one direction's reassembly.
+public struct ReassemblyCounters: Sendable, Hashable {
+    /// Payload bytes handed on in order.
+    public var deliveredBytes = 0
+    /// Bytes reported as gaps.
+    public var gapBytes = 0
+    /// Segments that arrived ahead of a hole.
+    public var outOfOrderSegments = 0
+    /// Payload bytes seen again after delivery (retransmissions, overlaps).
+    public var duplicateBytes = 0
+    /// Segments ignored as out of window.
+    public var outOfWindowSegments = 0
+}
+
+/// Reassembles one direction of a TCP connection: a value-type state machine fed
+/// segments, appending ``StreamChunk``s to an output array.
+///
+/// - Order: segments ahead of the next expected byte are held (sorted) until the hole
+///   fills; retransmitted bytes already delivered are dropped.
+/// - Overlaps: the first copy of a byte wins; later copies are counted, not compared.
+/// - Missing data becomes a ``StreamChunk/gap(_:)`` when the peer acknowledges bytes
+///   never seen (see ``acknowledge(_:into:)``), when the held data exceeds
+///   ``ReassemblyLimits``, at FIN or RST, and at ``flush(into:)``; delivery resumes
+///   right after.
+/// - Mid-connection start: without a SYN the first segment carrying data anchors the
+///   stream.
+public struct TCPReassembler: Sendable {
+    private struct Held: Sendable {
+        var sequence: UInt32
+        var bytes: [UInt8]
+        var missing: Int
+        var length: Int { bytes.count + missing }
+    }
+
+    /// The limits in force.
+    public let limits: ReassemblyLimits
+    /// Counters so far.
+    public private(set) var counters = ReassemblyCounters()
+    /// The next expected sequence number, nil until the stream is anchored.
+    public private(set) var nextSequence: UInt32?
+    /// Whether the SYN of this direction was seen.
+    public private(set) var sawSYN = false
+    /// Whether FIN or RST ended this direction.
+    public private(set) var isFinished = false
+    private var finSequence: UInt32?
+    private var held: [Held] = []
+    private var heldBytes = 0
+    private var outOfWindowRun = 0
+
+    /// Creates a reassembler for one direction.
+    public init(limits: ReassemblyLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Bytes currently held out of order.
+    public var bufferedBytes: Int { heldBytes }
+
+    /// Feeds one segment of this direction; `payload` is its captured payload and
+    /// `missing` the bytes the IP length announced beyond it.
+    public mutating func receive(sequence: UInt32, flags: TCPFlags, payload: UnsafeRawBufferPointer,
+                                 missing: Int = 0, into out: inout [StreamChunk]) {
+        if isFinished { return }
+        var dataSequence = sequence
+        if flags.contains(.syn) {
+            dataSequence = sequence &+ 1
+            if !sawSYN {
+                sawSYN = true
+                if nextSequence == nil { nextSequence = dataSequence }
+            }
+        }
+        let length = payload.count + missing
+        if nextSequence == nil {
+            guard length > 0 || flags.contains(.fin) else { return }
+            nextSequence = dataSequence
+        }
+        if flags.contains(.fin) && finSequence == nil {
+            finSequence = dataSequence &+ UInt32(truncatingIfNeeded: length)
+        }
+        if length > 0 {
+            insert(Held(sequence: dataSequence, bytes: [], missing: missing), payload: payload, into: &out)
+        }
+        if flags.contains(.rst) {
+            flush(into: &out)
+            out.append(.reset)
+            isFinished = true
+            return
+        }
+        finishIfDue(into: &out)
+    }
+
+    /// Tells this direction that the peer acknowledged everything before `ack`: bytes
+    /// acknowledged but never captured are declared a gap at once.
+    public mutating func acknowledge(_ ack: UInt32, into out: inout [StreamChunk]) {
+        guard !isFinished, nextSequence != nil else { return }
+        var target = offset(ack)
+        if let fin = finSequence { target = min(target, offset(fin)) }
+        guard target > 0, target <= limits.maxSequenceJump else { return }
+        while target > 0 {
+            let firstHeld = held.first.map { offset($0.sequence) }
+            if let f = firstHeld, f <= 0 {
+                drain(into: &out)
+                target = offset(ack)
+                if let fin = finSequence { target = min(target, offset(fin)) }
+                continue
+            }
+            let gap = min(target, firstHeld ?? target)
+            emitGap(gap, into: &out)
+            drain(into: &out)
+            target = offset(ack)
+            if let fin = finSequence { target = min(target, offset(fin)) }
+        }
+        finishIfDue(into: &out)
+    }
+
+    /// Hands on everything held, with gaps for the holes, and FIN if it was seen (end of
+    /// capture, eviction).
+    public mutating func flush(into out: inout [StreamChunk]) {
+        guard nextSequence != nil else { return }
+        while let first = held.first {
+            let rel = offset(first.sequence)
+            if rel > 0 { emitGap(rel, into: &out) }
+            drain(into: &out)
+        }
+        if let fin = finSequence, !isFinished {
+            let rel = offset(fin)
+            if rel > 0 && rel <= limits.maxSequenceJump { emitGap(rel, into: &out) }
+            finishIfDue(into: &out)
+        }
+    }
+
+    // MARK: - Internals
+
+    private func offset(_ s: UInt32) -> Int {
+        Int(Int32(bitPattern: s &- (nextSequence ?? s)))
+    }
+
+    private mutating func insert(_ segment: Held, payload: UnsafeRawBufferPointer, into out: inout [StreamChunk]) {
+        var rel = offset(segment.sequence)
+        let length = payload.count + segment.missing
+        if rel + length <= 0 {
+            counters.duplicateBytes += length
+            return
+        }
+        if rel > limits.maxSequenceJump {
+            counters.outOfWindowSegments += 1
+            outOfWindowRun += 1
+            guard outOfWindowRun >= limits.reanchorAfter else { return }
+            emitGap(rel, into: &out)  // re-anchor: the stream jumped for real
+            rel = 0
+        }
+        outOfWindowRun = 0
+        if rel <= 0 {
+            // In order (possibly overlapping what was delivered): hand on the new part.
+            let skip = -rel
+            counters.duplicateBytes += skip
+            if skip < payload.count {
+                let fresh = UnsafeRawBufferPointer(rebasing: payload[skip...])
+                out.append(.data(Array(fresh)))
+                counters.deliveredBytes += fresh.count
+                nextSequence = nextSequence! &+ UInt32(fresh.count)
+            }
+            let missing = min(segment.missing, length - skip)
+            if missing > 0 { emitGap(missing, into: &out) }
+            drain(into: &out)
+            return
+        }
+        counters.outOfOrderSegments += 1
+        var h = segment
+        h.bytes = Array(payload)
+        var index = held.count
+        while index > 0 && offset(held[index - 1].sequence) > rel { index -= 1 }
+        held.insert(h, at: index)
+        heldBytes += h.bytes.count
+        while heldBytes > limits.maxBufferedBytes || held.count > limits.maxBufferedSegments {
+            let first = offset(held[0].sequence)
+            if first > 0 { emitGap(first, into: &out) }
+            drain(into: &out)
+        }
+    }
+
+    /// Hands on held segments that now start at or before the next expected byte.
+    private mutating func drain(into out: inout [StreamChunk]) {
+        while let first = held.first {
+            let rel = offset(first.sequence)
+            if rel > 0 { return }
+            held.removeFirst()
+            heldBytes -= first.bytes.count
+            let skip = -rel
+            if skip >= first.length {
+                counters.duplicateBytes += first.length
+                continue
+            }
+            counters.duplicateBytes += skip
+            if skip < first.bytes.count {
+                let fresh = first.bytes[skip...]
+                out.append(.data(skip == 0 ? first.bytes : Array(fresh)))
+                counters.deliveredBytes += fresh.count
+                nextSequence = nextSequence! &+ UInt32(fresh.count)
+            }
+            let missing = min(first.missing, first.length - skip)
+            if missing > 0 { emitGap(missing, into: &out) }
+        }
+    }
+
+    private mutating func emitGap(_ n: Int, into out: inout [StreamChunk]) {
+        guard n > 0 else { return }
+        out.append(.gap(n))
+        counters.gapBytes += n
+        nextSequence = nextSequence! &+ UInt32(truncatingIfNeeded: n)
+    }
+
+    private mutating func finishIfDue(into out: inout [StreamChunk]) {
+        guard let fin = finSequence, !isFinished, offset(fin) <= 0 else { return }
+        held.removeAll()
+        heldBytes = 0
+        out.append(.fin)
+        isFinished = true
+    }
+}
