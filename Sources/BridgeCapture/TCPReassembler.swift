@@ -12,14 +12,19 @@ public struct ReassemblyLimits: Sendable, Hashable {
     /// After this many out-of-window segments in a row the stream re-anchors on the
     /// latest one (reporting the skipped distance as a gap). Default 32.
     public var reanchorAfter: Int
+    /// Acknowledgments from the peer covering bytes never seen that make those bytes a
+    /// gap. Default 3: one is not enough, because a capture can hold an ACK just before
+    /// the data it acknowledges (reordering between capture points or CPUs).
+    public var ackStrikes: Int
 
     /// Creates limits; every argument defaults to the documented default.
     public init(maxBufferedBytes: Int = 4 << 20, maxBufferedSegments: Int = 4096,
-                maxSequenceJump: Int = 64 << 20, reanchorAfter: Int = 32) {
+                maxSequenceJump: Int = 64 << 20, reanchorAfter: Int = 32, ackStrikes: Int = 3) {
         self.maxBufferedBytes = maxBufferedBytes
         self.maxBufferedSegments = maxBufferedSegments
         self.maxSequenceJump = maxSequenceJump
         self.reanchorAfter = reanchorAfter
+        self.ackStrikes = ackStrikes
     }
 
     /// The documented defaults.
@@ -86,6 +91,8 @@ public struct TCPReassembler: Sendable {
     private var held: [Held] = []
     private var heldBytes = 0
     private var outOfWindowRun = 0
+    private var acked: UInt32?
+    private var strikes = 0
 
     /// Creates a reassembler for one direction.
     public init(limits: ReassemblyLimits = .default) {
@@ -118,6 +125,10 @@ public struct TCPReassembler: Sendable {
         }
         if length > 0 {
             insert(Held(sequence: dataSequence, bytes: [], missing: missing), payload: payload, into: &out)
+            if let a = acked, offset(a) <= 0 {
+                acked = nil  // the acknowledged bytes arrived after all
+                strikes = 0
+            }
         }
         if flags.contains(.rst) {
             flush(into: &out)
@@ -128,26 +139,38 @@ public struct TCPReassembler: Sendable {
         finishIfDue(into: &out)
     }
 
-    /// Tells this direction that the peer acknowledged everything before `ack`: bytes
-    /// acknowledged but never captured are declared a gap at once.
+    /// Tells this direction that the peer acknowledged everything before `ack`. Bytes
+    /// acknowledged but never captured become a gap once ``ReassemblyLimits/ackStrikes``
+    /// acknowledgments in a row have covered them (and at ``flush(into:)``).
     public mutating func acknowledge(_ ack: UInt32, into out: inout [StreamChunk]) {
         guard !isFinished, nextSequence != nil else { return }
-        var target = offset(ack)
-        if let fin = finSequence { target = min(target, offset(fin)) }
-        guard target > 0, target <= limits.maxSequenceJump else { return }
-        while target > 0 {
-            let firstHeld = held.first.map { offset($0.sequence) }
-            if let f = firstHeld, f <= 0 {
+        let rel = offset(ack)
+        guard rel > 0, rel <= limits.maxSequenceJump else {
+            if rel <= 0 { strikes = 0; acked = nil }
+            return
+        }
+        if let a = acked, offset(a) >= rel {} else { acked = ack }
+        strikes += 1
+        if strikes >= limits.ackStrikes { gapToAcknowledged(into: &out) }
+    }
+
+    /// Declares everything up to the acknowledged point that is still missing a gap.
+    private mutating func gapToAcknowledged(into out: inout [StreamChunk]) {
+        defer { strikes = 0; acked = nil }
+        guard let ack = acked else { return }
+        func target() -> Int {
+            var t = offset(ack)
+            if let fin = finSequence { t = min(t, offset(fin)) }
+            return t
+        }
+        while target() > 0 {
+            if let first = held.first, offset(first.sequence) <= 0 {
                 drain(into: &out)
-                target = offset(ack)
-                if let fin = finSequence { target = min(target, offset(fin)) }
                 continue
             }
-            let gap = min(target, firstHeld ?? target)
-            emitGap(gap, into: &out)
+            let t = target()
+            emitGap(min(t, held.first.map { offset($0.sequence) } ?? t), into: &out)
             drain(into: &out)
-            target = offset(ack)
-            if let fin = finSequence { target = min(target, offset(fin)) }
         }
         finishIfDue(into: &out)
     }
@@ -155,7 +178,8 @@ public struct TCPReassembler: Sendable {
     /// Hands on everything held, with gaps for the holes, and FIN if it was seen (end of
     /// capture, eviction).
     public mutating func flush(into out: inout [StreamChunk]) {
-        guard nextSequence != nil else { return }
+        guard nextSequence != nil, !isFinished else { return }
+        gapToAcknowledged(into: &out)
         while let first = held.first {
             let rel = offset(first.sequence)
             if rel > 0 { emitGap(rel, into: &out) }

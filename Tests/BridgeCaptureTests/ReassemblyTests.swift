@@ -70,7 +70,10 @@ struct ReassemblyTests {
         h.feed(99, "", [.syn])
         h.feed(100, "abc")
         h.feed(110, "klm")      // 103..<110 never captured
-        h.ack(113)              // the peer got everything: the hole is a loss
+        h.ack(113)              // the peer got everything: the hole is a loss...
+        h.ack(113)
+        #expect(h.rendered == "abc")
+        h.ack(113)              // ...once three acknowledgments said so
         #expect(h.rendered == "abc<7>klm")
         h.feed(113, "nop")
         #expect(h.rendered == "abc<7>klmnop")
@@ -82,9 +85,22 @@ struct ReassemblyTests {
         h.feed(99, "", [.syn])
         h.feed(100, "abc")
         h.ack(108)
+        h.flush()               // at the end, what was acknowledged but unseen is a gap
         #expect(h.rendered == "abc<5>")
         h.feed(103, "defgh")   // the lost bytes arriving late count as duplicates
         #expect(h.rendered == "abc<5>")
+    }
+
+    @Test func anAcknowledgmentJustAheadOfItsDataIsNotALoss() {
+        var h = Harness()
+        h.feed(99, "", [.syn])
+        for i in 0..<10 {
+            let seq = UInt32(100 + i * 3)
+            h.ack(seq + 3)      // reordered capture: the ACK comes first
+            h.feed(seq, "abc")
+        }
+        #expect(h.r.counters.gapBytes == 0)
+        #expect(h.rendered == String(repeating: "abc", count: 10))
     }
 
     @Test func bufferLimitDeclaresTheHoleLost() {

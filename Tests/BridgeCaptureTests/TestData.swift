@@ -22,11 +22,20 @@ enum TestData {
     }
 }
 
+/// A decoded or sent message, for comparisons.
+struct TestMessage: Hashable {
+    var direction: String
+    var connection: String = ""
+    var bytes: [UInt8]
+    /// The bytes as text (readable in failure messages).
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
 extension [CaptureOutput] {
     /// The messages, in order.
-    var messages: [(direction: String, connection: String, bytes: [UInt8])] {
+    var messages: [TestMessage] {
         compactMap {
-            if case .message(_, let d, let c, let b) = $0 { return (d.rawValue, c, b) }
+            if case .message(_, let d, let c, let b) = $0 { return TestMessage(direction: d.rawValue, connection: c, bytes: b) }
             return nil
         }
     }
