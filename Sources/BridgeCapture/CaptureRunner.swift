@@ -1,0 +1,247 @@
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where packets come from.
+public enum CaptureSource: Sendable, Hashable, CustomStringConvertible {
+    /// A pcap or pcapng file.
+    case file(String)
+    /// A live interface.
+    case live(LiveCaptureOptions)
+
+    /// `file capture.pcap` or `interface lo (tcp port 8787)`.
+    public var description: String {
+        switch self {
+        case .file(let path): return "file \(path)"
+        case .live(let o): return "interface \(o.interface)" + (o.filter.map { " (\($0))" } ?? "")
+        }
+    }
+}
+
+/// How a recording runs and when it stops.
+public struct CaptureRunOptions: Sendable, Hashable {
+    /// Redact image and biometric fields (``Redactor``). Default false.
+    public var redact: Bool
+    /// Stop after this many messages (`--count`); nil for no limit.
+    public var maxMessages: Int?
+    /// Stop a live capture after this many seconds (`--duration`); nil for no limit.
+    /// Ignored for files, which are read to their end.
+    public var duration: Double?
+    /// Decoder limits.
+    public var limits: CaptureLimits
+
+    /// Creates options; by default no redaction, no stop condition, default limits.
+    public init(redact: Bool = false, maxMessages: Int? = nil, duration: Double? = nil, limits: CaptureLimits = .default) {
+        self.redact = redact
+        self.maxMessages = maxMessages
+        self.duration = duration
+        self.limits = limits
+    }
+}
+
+/// What a recording did.
+public struct CaptureSummary: Sendable, Hashable {
+    /// The decoder's counters (drops included).
+    public var statistics: CaptureStatistics
+    /// Fields replaced by redaction.
+    public var redactedFields = 0
+    /// Why it stopped: `end of file`, `count reached`, `duration reached`, `stopped`.
+    public var stopReason = ""
+    /// The capture's link type.
+    public var linkType = LinkType.ethernet
+    /// Wall-clock time the recording took, in nanoseconds.
+    public var elapsed: Int64 = 0
+}
+
+/// Runs a recording: opens the source through the libpcap driver, feeds
+/// ``CaptureDecoder``, redacts when asked, reports progress, and hands every output to a
+/// sink (the archive writer) in order, until the source ends or a stop condition holds.
+public struct CaptureRunner {
+    /// The packet source.
+    public var source: CaptureSource
+    /// Options.
+    public var options: CaptureRunOptions
+    private let logger: Logger
+
+    /// Creates a runner.
+    public init(source: CaptureSource, options: CaptureRunOptions = .init(), logger: Logger = Logger(label: "bridgescope.capture")) {
+        self.source = source
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Records until the source ends, a stop condition holds, or `shouldStop` returns
+    /// true (checked at least every 100 ms on a live capture, even an idle one). Errors
+    /// opening or reading the source are ``CaptureError``s; errors thrown by `sink` end
+    /// the recording and are rethrown.
+    public func run(shouldStop: () -> Bool = { false }, progress: ((CaptureProgress) -> Void)? = nil,
+                    sink: (CaptureOutput) throws -> Void) throws -> CaptureSummary {
+        try withoutActuallyEscaping(sink) { sink in
+            try record(shouldStop: shouldStop, progress: progress, sink: sink)
+        }
+    }
+
+    private func record(shouldStop: () -> Bool, progress: ((CaptureProgress) -> Void)?,
+                        sink: @escaping (CaptureOutput) throws -> Void) throws -> CaptureSummary {
+        let decoder = CaptureDecoder(limits: options.limits, logger: logger)
+        var state = RunState(options: options, decoder: decoder, sink: sink, started: Self.monotonicNow())
+        switch source {
+        case .file(let path):
+            let reader = try PcapFileReader(path: path)
+            try Self.checkLinkType(reader.linkType, "capture file \(path)")
+            state.summary.linkType = reader.linkType
+            var last: Int64 = 0
+            while !state.done, !shouldStop() {
+                let more = try reader.next { packet -> Void in
+                    last = packet.time
+                    try state.packet(packet)
+                }
+                if more == nil { state.stop("end of file") }
+                if reader.packetsRead % 4096 == 0, let progress { progress(state.progress()) }
+            }
+            if !state.done { state.stop("stopped") }
+            try state.finish(time: last)
+        case .live(let liveOptions):
+            let capture = try PcapLiveCapture(options: liveOptions)
+            try Self.checkLinkType(capture.linkType, "interface \(liveOptions.interface)")
+            state.summary.linkType = capture.linkType
+            logger.debug("live capture started", metadata: ["interface": "\(liveOptions.interface)", "link": "\(capture.linkType)"])
+            var last: Int64 = Self.realtimeNow()
+            var lastStats = Self.monotonicNow()
+            var droppedSoFar = 0
+            func pollDrops() throws {
+                guard let c = capture.counters() else { return }
+                let dropped = c.dropped + c.interfaceDropped
+                if dropped > droppedSoFar {
+                    try state.drops(dropped - droppedSoFar, time: Self.realtimeNow())
+                    droppedSoFar = dropped
+                }
+            }
+            while !state.done {
+                if shouldStop() { state.stop("stopped"); break }
+                if let d = options.duration, Double(Self.monotonicNow() - state.started) >= d * 1e9 {
+                    state.stop("duration reached")
+                    break
+                }
+                if capture.wait(milliseconds: 100) {
+                    _ = try capture.readAvailable { packet in
+                        last = packet.time
+                        try state.packet(packet)
+                    }
+                }
+                let now = Self.monotonicNow()
+                if now - lastStats >= 1_000_000_000 {
+                    lastStats = now
+                    try pollDrops()
+                }
+                progress?(state.progress())
+            }
+            try pollDrops()
+            try state.finish(time: max(last, Self.realtimeNow()))
+        }
+        var summary = state.summary
+        summary.statistics = decoder.statistics
+        summary.elapsed = Self.monotonicNow() - state.started
+        progress?(state.progress())
+        return summary
+    }
+
+    static func checkLinkType(_ type: LinkType, _ what: String) throws(CaptureError) {
+        guard type.isSupported else {
+            throw CaptureError(.unsupportedLinkType, "\(what) has link type \(type), which bridgescope does not decode "
+                + "(supported: Ethernet, Linux cooked SLL/SLL2, BSD loopback NULL/LOOP, raw IP); capture on an "
+                + "interface of one of those types, e.g. lo, eth0 or any")
+        }
+    }
+
+    /// Nanoseconds on the monotonic clock.
+    static func monotonicNow() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Nanoseconds since the Unix epoch.
+    static func realtimeNow() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
+
+/// The mutable part of one run: the decoder, the outputs buffer, counters, stop state.
+private struct RunState {
+    let options: CaptureRunOptions
+    let decoder: CaptureDecoder
+    let sink: (CaptureOutput) throws -> Void
+    let started: Int64
+    let redactor = Redactor()
+    var summary = CaptureSummary(statistics: CaptureStatistics())
+    var outputs: [CaptureOutput] = []
+    var messages = 0
+    var bytes = 0
+    var done = false
+
+    init(options: CaptureRunOptions, decoder: CaptureDecoder, sink: @escaping (CaptureOutput) throws -> Void, started: Int64) {
+        self.options = options
+        self.decoder = decoder
+        self.sink = sink
+        self.started = started
+    }
+
+    mutating func stop(_ reason: String) {
+        guard !done else { return }
+        done = true
+        summary.stopReason = reason
+    }
+
+    mutating func packet(_ p: CapturedPacket) throws {
+        decoder.receive(time: p.time, linkType: p.linkType, packet: p.bytes, into: &outputs)
+        try emit()
+    }
+
+    mutating func drops(_ count: Int, time: Int64) throws {
+        decoder.dropped(count, time: time, into: &outputs)
+        try emit()
+    }
+
+    mutating func finish(time: Int64) throws {
+        decoder.finish(time: time, into: &outputs)
+        try emit()
+    }
+
+    mutating func emit() throws {
+        guard !outputs.isEmpty else { return }
+        defer { outputs.removeAll(keepingCapacity: true) }
+        for output in outputs {
+            guard case .message(let t, let d, let c, let b) = output else {
+                try sink(output)
+                continue
+            }
+            if let max = options.maxMessages, messages >= max { continue }
+            var message = output
+            var size = b.count
+            if options.redact {
+                let r = redactor.redact(b)
+                if r.redactedFields > 0 {
+                    summary.redactedFields += r.redactedFields
+                    message = .message(time: t, direction: d, connection: c, bytes: r.bytes)
+                    size = r.bytes.count
+                }
+            }
+            try sink(message)
+            messages += 1
+            bytes += size
+            if let max = options.maxMessages, messages >= max { stop("count reached") }
+        }
+    }
+
+    func progress() -> CaptureProgress {
+        CaptureProgress(messages: messages, bytes: bytes, connections: decoder.statistics.connections,
+                        drops: decoder.statistics.drops, elapsed: CaptureRunner.monotonicNow() - started)
+    }
+}
