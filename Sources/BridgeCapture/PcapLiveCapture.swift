@@ -152,6 +152,12 @@ public final class PcapLiveCapture {
         return LiveCaptureCounters(received: Int(s.ps_recv), dropped: Int(s.ps_drop), interfaceDropped: Int(s.ps_ifdrop))
     }
 
+    /// The error a failed `pcap_activate` with status `rc` gives (test hook).
+    @_spi(Testing)
+    public static func activationErrorForTesting(_ rc: Int32, _ interface: String) -> CaptureError {
+        activationError(rc, interface: interface, detail: "")
+    }
+
     static func activationError(_ rc: Int32, interface name: String, detail: String) -> CaptureError {
         let said = detail.isEmpty ? String(cString: pcap_statustostr(rc)) : detail
         switch rc {

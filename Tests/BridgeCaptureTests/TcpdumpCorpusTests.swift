@@ -15,23 +15,36 @@ struct TcpdumpCorpusTests {
         try #require(Self.files.count >= 800, "tcpdump test captures not found under \(TestData.tcpdumpTests.path)")
         var opened = 0, failedToOpen = 0, damaged = 0, packets = 0, messages = 0, malformed = 0
         var messageFiles: [String] = []
+        var unsupported = 0, errorEvents = 0
         for name in Self.files {
             let path = TestData.tcpdumpTests.appendingPathComponent(name).path
+            var messageCount = 0
             do {
-                let (out, decoder) = try TestData.decode(path)
+                let summary = try CaptureRunner(source: .file(path)).run { output in
+                    switch output {
+                    case .message: messageCount += 1
+                    case .error: errorEvents += 1
+                    default: break
+                    }
+                }
                 opened += 1
-                packets += decoder.statistics.packets
-                malformed += decoder.statistics.malformed
-                if !out.messages.isEmpty {
-                    messages += out.messages.count
+                packets += summary.statistics.packets
+                malformed += summary.statistics.malformed
+                if messageCount > 0 {
+                    messages += messageCount
                     messageFiles.append(name)
                 }
             } catch let e as CaptureError {
                 #expect(e.message.contains(name), "error does not name the file: \(e.message)")
-                if e.kind == .openFile { failedToOpen += 1 } else { damaged += 1 }
+                switch e.kind {
+                case .openFile: failedToOpen += 1
+                case .unsupportedLinkType: unsupported += 1
+                default: damaged += 1
+                }
             }
         }
-        print("tcpdump corpus: \(Self.files.count) files, \(opened) read, \(failedToOpen) not openable, \(damaged) damaged part-way, \(packets) packets, \(malformed) malformed, \(messages) messages in \(messageFiles)")
-        #expect(opened > 700)
+        print("tcpdump corpus: \(Self.files.count) files, \(opened) read, \(unsupported) of unsupported link types, \(errorEvents) error events, \(failedToOpen) not openable, \(damaged) damaged part-way, \(packets) packets, \(malformed) malformed, \(messages) messages in \(messageFiles)")
+        #expect(opened > 100)
+        #expect(messages == 0, "WebSocket messages found in \(messageFiles)")
     }
 }
