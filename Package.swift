@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.4.0"),
     ],
@@ -47,10 +48,30 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeAnalysis",
+            dependencies: [
+                "BridgeProtocol", "BridgeJSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeWebSocket",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgeClient",
+            dependencies: [
+                "BridgeWebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -87,7 +108,8 @@ let package = Package(
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient",
+                "BridgeAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -97,12 +119,14 @@ let package = Package(
         .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeTestSupport"],
+                    exclude: ["Fixtures", "Golden"], swiftSettings: strict),
         .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(
             name: "BridgeServerTests",
             dependencies: [
-                "BridgeServer", "BridgeTestSupport",
+                "BridgeServer", "BridgeClient", "BridgeTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -25,6 +25,12 @@ public final class BridgeServer: Sendable {
         var open: [ObjectIdentifier: Channel] = [:]
         var nextID = 1
         var shuttingDown = false
+        var shutdownHooks: [@Sendable () -> Void] = []
+    }
+
+    /// Runs `hook` when ``shutdown(grace:)`` starts.
+    public func onShutdown(_ hook: @escaping @Sendable () -> Void) {
+        state.withLockedValue { $0.shutdownHooks.append(hook) }
     }
 
     /// Creates a server; nothing is bound until ``start()``.
@@ -120,10 +126,12 @@ public final class BridgeServer: Sendable {
     /// Stops accepting, closes every WebSocket with 1001, waits up to `grace` seconds
     /// for them to close, then stops the event loops.
     public func shutdown(grace: Double = 2) async {
-        let (server, open) = state.withLockedValue { s -> (Channel?, [Channel]) in
+        let (server, open, hooks) = state.withLockedValue { s -> (Channel?, [Channel], [@Sendable () -> Void]) in
             s.shuttingDown = true
-            return (s.serverChannel, Array(s.open.values))
+            defer { s.shutdownHooks = [] }
+            return (s.serverChannel, Array(s.open.values), s.shutdownHooks)
         }
+        for hook in hooks { hook() }
         try? await server?.close()
         for ch in open {
             ch.eventLoop.execute { ch.pipeline.fireUserInboundEventTriggered(ShutdownEvent()) }
