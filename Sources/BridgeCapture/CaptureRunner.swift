@@ -96,7 +96,7 @@ public struct CaptureRunner {
             state.summary.linkType = reader.linkType
             var last: Int64 = 0
             while !state.done, !shouldStop() {
-                let more = try reader.next { packet -> Void in
+                let more: Void? = try reader.next { packet -> Void in
                     last = packet.time
                     try state.packet(packet)
                 }
