@@ -35,6 +35,9 @@ struct HTTPUpgradeTracker {
     }
 
     private var buffers: [[UInt8]] = [[], []]
+    /// How far each buffer was searched for the blank line ending a head, so a head
+    /// arriving one byte per segment costs linear time, not quadratic.
+    private var searched = [0, 0]
     private var bodyRemaining = [0, 0]
     private var requester: Int?
     /// For each request awaiting its response: whether it asked for an upgrade, and its target.
@@ -74,19 +77,42 @@ struct HTTPUpgradeTracker {
             guard n > 0 else { return .pending(moved: false) }
             buffers[d].removeFirst(n)
             bodyRemaining[d] -= n
+            searched[d] = 0
             return .pending(moved: true)
         }
         guard !buffers[d].isEmpty else { return .pending(moved: false) }
         // A client waiting for its upgrade answer holds what it sends next.
         if d == requester, pending.contains(where: { $0.upgrade }) { return .pending(moved: false) }
+        if !headComplete(d) {
+            // Still incomplete: only decide early that it is not HTTP at all.
+            if buffers[d].withUnsafeBytes({ HTTPHead.looksLikeHead($0) }) == false {
+                return .done(.notWebSocket("stream does not start with an HTTP/1.x request or response"))
+            }
+            return .pending(moved: false)
+        }
         let parsed = buffers[d].withUnsafeBytes { HTTPHead.parse($0) }
         switch parsed {
         case .needMore: return .pending(moved: false)
         case .notHTTP(let why): return .done(.notWebSocket(why))
         case .head(let head, let length):
             buffers[d].removeFirst(length)
+            searched[d] = 0
             return head.isResponse ? response(head, from: d) : request(head, from: d)
         }
+    }
+
+    /// Whether the buffer holds a blank line (LF LF or LF CR LF), or enough bytes for
+    /// the parser to reject it; scans only bytes not scanned before.
+    private mutating func headComplete(_ d: Int) -> Bool {
+        let b = buffers[d]
+        if b.count >= HTTPHead.maxHeadBytes { return true }
+        var i = max(1, searched[d] - 2)
+        while i < b.count {
+            if b[i] == 0x0A && (b[i - 1] == 0x0A || (i >= 2 && b[i - 1] == 0x0D && b[i - 2] == 0x0A)) { return true }
+            i += 1
+        }
+        searched[d] = b.count
+        return false
     }
 
     private mutating func request(_ head: HTTPHead, from d: Int) -> Step {
