@@ -165,6 +165,16 @@ extension CaptureConnection {
                 closeNotes.append(note)
             case .error(let text):
                 report("\(role(d)): \(text)", &ctx)
+            case .gaveUp(let n):
+                gaveUp[d] = true
+                if id == nil && gaveUp[1 - d] {
+                    phase = .ignored
+                    ignoredBecause = "no WebSocket frames confirmed in the first \(n) bytes without a handshake"
+                    decoders = [nil, nil]
+                    return
+                }
+                if id == nil { continue }
+                report("\(role(d)): no WebSocket frames confirmed in \(n) bytes; this direction is no longer decoded", &ctx)
             case .synchronized(let skipped, let masked):
                 if clientIndex == nil {
                     clientIndex = masked ? d : 1 - d

@@ -59,6 +59,8 @@ struct CaptureConnection {
     var reset = false
     /// Close frames seen, for the close event's reason.
     var closeNotes: [String] = []
+    /// Directions whose probation ran out without frames.
+    var gaveUp = [false, false]
     /// Why the connection was set aside, when ignored.
     var ignoredBecause: String?
 

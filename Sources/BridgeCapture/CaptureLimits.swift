@@ -8,6 +8,9 @@ public struct CaptureLimits: Sendable, Hashable {
     /// Most bytes held while looking for a frame header after a gap or in a capture that
     /// began mid-connection. Default 4 MiB.
     public var maxResyncBytes: Int
+    /// Bytes of one direction examined without a handshake before the connection is
+    /// judged not to be WebSocket (no frames confirmed). Default 1 MiB.
+    public var maxProbationBytes: Int
     /// Most connections followed at once. Default 10,000; when full, the least recently
     /// active eighth is evicted (flushed, with a close event for WebSocket ones).
     public var maxConnections: Int
@@ -15,10 +18,11 @@ public struct CaptureLimits: Sendable, Hashable {
     public var reassembly: ReassemblyLimits
 
     /// Creates limits; every argument defaults to the documented default.
-    public init(maxMessageBytes: Int = 16 << 20, maxResyncBytes: Int = 4 << 20, maxConnections: Int = 10_000,
-                reassembly: ReassemblyLimits = .default) {
+    public init(maxMessageBytes: Int = 16 << 20, maxResyncBytes: Int = 4 << 20, maxProbationBytes: Int = 1 << 20,
+                maxConnections: Int = 10_000, reassembly: ReassemblyLimits = .default) {
         self.maxMessageBytes = maxMessageBytes
         self.maxResyncBytes = maxResyncBytes
+        self.maxProbationBytes = maxProbationBytes
         self.maxConnections = maxConnections
         self.reassembly = reassembly
     }

@@ -12,6 +12,9 @@ enum WebSocketStreamEvent: Equatable {
     /// Frames were found (again) after `skipped` undecodable bytes; `masked` tells the
     /// role (masked frames come from the client).
     case synchronized(skipped: Int, masked: Bool)
+    /// No frames were confirmed in the first ``CaptureLimits/maxProbationBytes`` bytes
+    /// of a direction seen without a handshake: decoding of it stopped.
+    case gaveUp(Int)
 }
 
 /// Decodes one direction of a WebSocket connection from its reassembled bytes: frames
@@ -41,10 +44,14 @@ struct WebSocketStreamDecoder {
     private var assembler: MessageAssembler
     private var inflater: PerMessageDeflate?
     private var synchronized: Bool
-    private var resyncBuffer: [UInt8] = []
-    private var resyncFrom = 0
+    private var resync: FrameResynchronizer
+    /// Bytes passed over before the current tentative start (reported on confirmation).
     private var skipped = 0
     private var closed = false
+    private var probationBytes = 0
+    /// While on probation: every byte from the tentative start on, so a false start
+    /// gives them back to the scan instead of losing the real frames it swallowed.
+    private var probation: [UInt8]?
 
     /// A decoder for a direction whose handshake was seen.
     init(masked: Bool, deflate: DeflateAgreement?, limits: CaptureLimits) {
@@ -55,6 +62,7 @@ struct WebSocketStreamDecoder {
         self.mayDeflate = deflate != nil
         self.parser = WebSocketFrameParser(maxFrameSize: limits.maxMessageBytes)
         self.assembler = MessageAssembler(maxMessageBytes: limits.maxMessageBytes, deflate: deflate != nil, requireMasking: masked)
+        self.resync = FrameResynchronizer(maxFrameSize: limits.maxMessageBytes, maxBufferBytes: limits.maxResyncBytes)
         self.synchronized = true
     }
 
@@ -68,6 +76,7 @@ struct WebSocketStreamDecoder {
         self.mayDeflate = true
         self.parser = WebSocketFrameParser(maxFrameSize: limits.maxMessageBytes)
         self.assembler = MessageAssembler(maxMessageBytes: limits.maxMessageBytes, deflate: true, requireMasking: false)
+        self.resync = FrameResynchronizer(maxFrameSize: limits.maxMessageBytes, maxBufferBytes: limits.maxResyncBytes)
         self.synchronized = false
     }
 
@@ -75,8 +84,11 @@ struct WebSocketStreamDecoder {
     mutating func learnRole(masked m: Bool) {
         guard masked == nil else { return }
         masked = m
-        if synchronized && !confirmed { loseSync(keeping: parser.takeBufferedBytes(), from: 0) }
-        resyncFrom = 0
+        if synchronized && !confirmed {
+            let held = probation ?? parser.takeBufferedBytes()
+            probation = nil
+            loseSync(keeping: held, from: 0)
+        }
     }
 
     /// Re-examines held bytes (after ``learnRole(masked:)``).
@@ -87,10 +99,27 @@ struct WebSocketStreamDecoder {
     /// Feeds stream bytes.
     mutating func receive(_ bytes: [UInt8], into out: inout [WebSocketStreamEvent]) {
         if closed { return }
+        if !confirmed {
+            probationBytes += bytes.count
+            if probationBytes > limits.maxProbationBytes {
+                closed = true
+                parser.reset()
+                resync.reset()
+                out.append(.gaveUp(probationBytes))
+                return
+            }
+        }
         if synchronized {
             parser.append(contentsOf: bytes)
+            if probation != nil {
+                probation!.append(contentsOf: bytes)
+                // A tentative start waiting for a huge frame is not worth waiting for.
+                if parser.bufferedByteCount > FrameResynchronizer.maxWaitFrameSize || probation!.count > limits.maxResyncBytes {
+                    falseStart(into: &out)
+                }
+            }
         } else {
-            resyncBuffer.append(contentsOf: bytes)
+            resync.append(bytes)
         }
         pump(into: &out)
     }
@@ -115,9 +144,10 @@ struct WebSocketStreamDecoder {
         if synchronized && confirmed && parser.bufferedByteCount > 0 {
             out.append(.error("\(parser.bufferedByteCount) bytes of a frame abandoned at a \(count)-byte gap"))
         }
-        let unsynchronized = synchronized ? 0 : skipped + resyncBuffer.count
+        // Bytes still being searched stay passed over; the search restarts after the gap.
+        let passedOver = synchronized ? 0 : resync.dropped + resync.heldCount
         loseSync(keeping: [], from: 0)
-        skipped = unsynchronized
+        skipped += passedOver
         inflater = nil
     }
 
@@ -126,22 +156,21 @@ struct WebSocketStreamDecoder {
         if closed { return }
         if synchronized && confirmed && parser.bufferedByteCount > 0 {
             out.append(.error("stream ended inside a frame (\(parser.bufferedByteCount) bytes not decoded)"))
-        } else if confirmed && !synchronized && skipped + resyncBuffer.count > 0 {
-            out.append(.error("stream ended before WebSocket frames were found again (\(skipped + resyncBuffer.count) bytes not decoded)"))
+        } else if confirmed && !synchronized && skipped + resync.dropped + resync.heldCount > 0 {
+            out.append(.error("stream ended before WebSocket frames were found again (\(skipped + resync.dropped + resync.heldCount) bytes not decoded)"))
         }
         parser.reset()
-        resyncBuffer = []
-        resyncFrom = 0
+        resync.reset()
         skipped = 0
         closed = true
     }
 
     private mutating func loseSync(keeping bytes: [UInt8], from: Int) {
+        probation = nil
         parser.reset()
         assembler = MessageAssembler(maxMessageBytes: limits.maxMessageBytes, deflate: mayDeflate, requireMasking: masked ?? false)
         synchronized = false
-        resyncBuffer = bytes
-        resyncFrom = from
+        resync.reset(bytes, from: from)
     }
 
     private mutating func drainFrames(into out: inout [WebSocketStreamEvent]) {
@@ -151,7 +180,8 @@ struct WebSocketStreamDecoder {
                 guard let f = try parser.next() else { return }
                 frame = f
             } catch {
-                if confirmed { out.append(.error(error.description)) }
+                if !confirmed { return falseStart(into: &out) }
+                out.append(.error(error.description))
                 loseSync(keeping: parser.takeBufferedBytes(), from: 1)
                 return
             }
@@ -179,6 +209,7 @@ struct WebSocketStreamDecoder {
             if !confirmed {
                 guard text, Self.isJSONContainer(bytes) else { return falseStart(into: &out) }
                 confirmed = true
+                probation = nil
                 out.append(.synchronized(skipped: skipped, masked: frame.header.bits.masked))
                 skipped = 0
                 masked = frame.header.bits.masked
@@ -197,9 +228,12 @@ struct WebSocketStreamDecoder {
     }
 
     /// A start found on probation turned out wrong: keep looking in what follows.
+    /// The scan resumes one byte after the false start.
     private mutating func falseStart(into out: inout [WebSocketStreamEvent]) {
         inflater = nil
-        loseSync(keeping: parser.takeBufferedBytes(), from: 0)
+        let held = probation ?? parser.takeBufferedBytes()
+        probation = nil
+        loseSync(keeping: held, from: held.isEmpty ? 0 : 1)
     }
 
     static func isJSONContainer(_ bytes: [UInt8]) -> Bool {
@@ -219,34 +253,17 @@ struct WebSocketStreamDecoder {
 
     /// Looks for frames in the held bytes; true when found (and now synchronized).
     private mutating func resynchronize(into out: inout [WebSocketStreamEvent]) -> Bool {
-        let scanner = FrameResynchronizer(maxFrameSize: limits.maxMessageBytes)
-        let result = resyncBuffer.withUnsafeBytes { scanner.scan($0, from: resyncFrom, masked: masked) }
-        switch result {
-        case .needMore(let from):
-            resyncFrom = from
-            // Bytes before `from` are rejected for good; a waiting candidate may hold
-            // the rest, but never more than maxResyncBytes.
-            var drop = resyncFrom >= 4096 ? resyncFrom : 0
-            if resyncBuffer.count > limits.maxResyncBytes { drop = max(resyncFrom, resyncBuffer.count / 2) }
-            if drop > 0 {
-                resyncBuffer.removeFirst(drop)
-                resyncFrom = max(0, resyncFrom - drop)
-                skipped += drop
-            }
-            return false
-        case .found(let offset, let m):
-            skipped += offset
-            if confirmed {
-                out.append(.synchronized(skipped: skipped, masked: m))
-                skipped = 0
-            }
-            synchronized = true
-            assembler = MessageAssembler(maxMessageBytes: limits.maxMessageBytes, deflate: mayDeflate,
-                                         requireMasking: masked ?? m)
-            parser.append(contentsOf: resyncBuffer[offset...])
-            resyncBuffer = []
-            resyncFrom = 0
-            return true
+        guard let found = resync.find(masked: masked, lookAhead: !confirmed) else { return false }
+        skipped += found.skipped
+        if confirmed {
+            out.append(.synchronized(skipped: skipped, masked: found.masked))
+            skipped = 0
         }
+        synchronized = true
+        assembler = MessageAssembler(maxMessageBytes: limits.maxMessageBytes, deflate: mayDeflate,
+                                     requireMasking: masked ?? found.masked)
+        parser.append(contentsOf: found.bytes)
+        if !confirmed { probation = found.bytes }
+        return true
     }
 }

@@ -184,6 +184,35 @@ struct CaptureDecoderTests {
         #expect(out.filter { if case .open = $0 { return true } else { return false } }.isEmpty)
     }
 
+    @Test func probationEndsAfterItsByteBudget() throws {
+        var rng = SplitMix64(seed: 5)
+        var s = try WebSocketSession(deflate: nil)
+        // No handshake: 40 kB of noise from the server, then real frames.
+        for _ in 0..<40 {
+            s.packets.append(s.tcp.send(fromClient: false, (0..<1000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))
+        }
+        for i in 0..<3 {
+            s.send(fromClient: true, try s.frames(fromClient: true, WebSocketSession.envelope(i)))
+            s.send(fromClient: false, try s.frames(fromClient: false, WebSocketSession.envelope(i, "response")))
+        }
+        // Within the budget the frames after the noise are found...
+        let (found, _) = WebSocketSession.decode(s.packets)
+        #expect(found.messages.count == 6)
+        #expect(found.errors == ["server: frames found again after 40000 undecodable bytes"])
+        // ...past it the server side is given up on before they come. The client side has
+        // no noise, so the connection is still recognised from it.
+        let (limited, _) = WebSocketSession.decode(s.packets, limits: CaptureLimits(maxProbationBytes: 20_000))
+        #expect(limited.messages.map(\.direction) == ["w2h", "w2h", "w2h"])
+        // Noise both ways past the budget: the connection is set aside, nothing is reported.
+        var both = try WebSocketSession(deflate: nil)
+        for i in 0..<60 {
+            both.packets.append(both.tcp.send(fromClient: i % 2 == 0, (0..<1000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))
+        }
+        both.send(fromClient: true, try both.frames(fromClient: true, WebSocketSession.envelope(1)))
+        let (none, _) = WebSocketSession.decode(both.packets, limits: CaptureLimits(maxProbationBytes: 20_000))
+        #expect(none.isEmpty)
+    }
+
     @Test func keepAliveRequestsBeforeTheUpgrade() throws {
         var s = try WebSocketSession(deflate: nil)
         s.packets += s.tcp.handshake()

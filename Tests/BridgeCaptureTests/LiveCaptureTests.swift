@@ -75,7 +75,17 @@ struct LiveCaptureTests {
         }
 
         let sent = try LoopbackExchange.run(listener: listener, count: 300)
-        usleep(300_000)  // let the last packets reach both captures
+        // Let the last packets reach both captures: wait (up to 10 s on a loaded machine)
+        // until tcpdump's file holds every message, then a little longer.
+        if dump != nil {
+            for _ in 0..<50 {
+                var n = 0
+                _ = try? CaptureRunner(source: .file(pcap)).run { if case .message = $0 { n += 1 } }
+                if n >= sent.count { break }
+                usleep(200_000)
+            }
+        }
+        usleep(300_000)
         recording.stop.raise()
         #expect(recording.done.wait(timeout: .now() + 10) == .success, "the recording did not stop")
         if let error = recording.error { Issue.record("live capture failed: \(error)") }

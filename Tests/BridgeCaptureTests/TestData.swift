@@ -40,3 +40,7 @@ extension [CaptureOutput] {
         }
     }
 }
+
+extension CaptureOutput {
+    var kinds: String { [self].kinds[0] }
+}
