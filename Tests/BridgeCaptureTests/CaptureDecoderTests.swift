@@ -71,6 +71,24 @@ struct CaptureDecoderTests {
         #expect(decoder.connectionCount == 0)
     }
 
+    @Test(arguments: [1, 2, 5, 13, 100, 1460, 65_000])
+    func anySegmentationGivesTheSameMessages(_ size: Int) throws {
+        var s = try WebSocketSession(deflate: DeflateAgreement())
+        s.handshake()
+        var client: [UInt8] = [], server: [UInt8] = []
+        for i in 0..<20 {
+            client += try s.frames(fromClient: true, WebSocketSession.envelope(i), fragments: i % 3 + 1)
+            client += s.control(fromClient: true, .ping, [UInt8(i)])
+        }
+        for i in 0..<20 { server += try s.frames(fromClient: false, WebSocketSession.envelope(i, "response"), compress: i % 2 == 0) }
+        s.send(fromClient: true, client, segmentSize: size)
+        s.send(fromClient: false, server, segmentSize: size)
+        s.close()
+        let (out, _) = WebSocketSession.decode(s.packets)
+        #expect(out.messages.map(\.text) == s.sent.map(\.text))
+        #expect(out.errors.isEmpty && out.gaps.isEmpty)
+    }
+
     @Test func reorderedAndDuplicatedSegmentsGiveTheSameMessages() throws {
         let s = try Self.session(deflate: DeflateAgreement())
         var packets = s.packets
