@@ -9,24 +9,53 @@ import Darwin
 /// Runs a recording: opens the source through the libpcap driver, feeds
 /// ``CaptureDecoder``, redacts when asked, reports progress, and hands every output to a
 /// sink (the archive writer) in order, until the source ends or a stop condition holds.
-public struct CaptureRunner {
+///
+/// The source is opened by `init`, so a wrong file, interface, permission or filter is
+/// reported before the caller creates its archive; a live capture is active from then
+/// on (packets wait in the kernel buffer until ``run(shouldStop:progress:sink:)``).
+///
+/// A class, not `Sendable`: it owns the libpcap handle; use it from one thread.
+public final class CaptureRunner {
     /// The packet source.
-    public var source: CaptureSource
+    public let source: CaptureSource
     /// Options.
-    public var options: CaptureRunOptions
+    public let options: CaptureRunOptions
+    /// The capture's link type.
+    public let linkType: LinkType
     private let logger: Logger
+    private enum Opened {
+        case file(PcapFileReader)
+        case live(PcapLiveCapture)
+    }
+    private let opened: Opened
+    private var used = false
 
-    /// Creates a runner.
-    public init(source: CaptureSource, options: CaptureRunOptions = .init(), logger: Logger = Logger(label: "bridgescope.capture")) {
+    /// Opens `source`; throws ``CaptureError`` naming the file or interface and what to
+    /// do, including for a link type the decoder does not know.
+    public init(source: CaptureSource, options: CaptureRunOptions = .init(),
+                logger: Logger = Logger(label: "bridgescope.capture")) throws(CaptureError) {
         self.source = source
         self.options = options
         self.logger = logger
+        switch source {
+        case .file(let path):
+            let reader = try PcapFileReader(path: path)
+            try Self.checkLinkType(reader.linkType, "capture file \(path)")
+            opened = .file(reader)
+            linkType = reader.linkType
+        case .live(let liveOptions):
+            let capture = try PcapLiveCapture(options: liveOptions)
+            try Self.checkLinkType(capture.linkType, "interface \(liveOptions.interface)")
+            opened = .live(capture)
+            linkType = capture.linkType
+        }
     }
 
     /// Records until the source ends, a stop condition holds, or `shouldStop` returns
-    /// true (checked at least every 100 ms on a live capture, even an idle one). Errors
-    /// opening or reading the source are ``CaptureError``s; errors thrown by `sink` end
-    /// the recording and are rethrown.
+    /// true (checked at least every 100 ms on a live capture, even an idle one; progress
+    /// is called as often, so a caller can flush its archive there). Errors reading the
+    /// source are ``CaptureError``s; errors thrown by `sink` end the recording and are
+    /// rethrown. A runner records once.
     public func run(shouldStop: () -> Bool = { false }, progress: ((CaptureProgress) -> Void)? = nil,
                     sink: (CaptureOutput) throws -> Void) throws -> CaptureSummary {
         try withoutActuallyEscaping(sink) { sink in
@@ -36,13 +65,13 @@ public struct CaptureRunner {
 
     private func record(shouldStop: () -> Bool, progress: ((CaptureProgress) -> Void)?,
                         sink: @escaping (CaptureOutput) throws -> Void) throws -> CaptureSummary {
+        guard !used else { throw CaptureError(.live, "this capture of \(source) was already recorded") }
+        used = true
         let decoder = CaptureDecoder(limits: options.limits, logger: logger)
         var state = RunState(options: options, decoder: decoder, sink: sink, started: Self.monotonicNow())
-        switch source {
-        case .file(let path):
-            let reader = try PcapFileReader(path: path)
-            try Self.checkLinkType(reader.linkType, "capture file \(path)")
-            state.summary.linkType = reader.linkType
+        state.summary.linkType = linkType
+        switch opened {
+        case .file(let reader):
             var last: Int64 = 0
             while !state.done, !shouldStop() {
                 let more: Void? = try reader.next { packet -> Void in
@@ -54,11 +83,8 @@ public struct CaptureRunner {
             }
             if !state.done { state.stop("stopped") }
             try state.finish(time: last)
-        case .live(let liveOptions):
-            let capture = try PcapLiveCapture(options: liveOptions)
-            try Self.checkLinkType(capture.linkType, "interface \(liveOptions.interface)")
-            state.summary.linkType = capture.linkType
-            logger.debug("live capture started", metadata: ["interface": "\(liveOptions.interface)", "link": "\(capture.linkType)"])
+        case .live(let capture):
+            logger.debug("live capture started", metadata: ["interface": "\(capture.options.interface)", "link": "\(capture.linkType)"])
             var last: Int64 = Self.realtimeNow()
             var lastStats = Self.monotonicNow()
             var droppedSoFar = 0

@@ -71,31 +71,42 @@ struct CaptureSourceOptions: ParsableArguments {
     }
 }
 
-/// Runs the chosen libpcap source for `record`: SIGINT and SIGTERM stop it cleanly
-/// (the sink sees every output, then the caller finalizes its archive), progress shows
-/// on standard error when it is a terminal, and every output goes to `sink` in order.
-/// Errors opening or reading the capture are ``CaptureError``s, to map to exit status 2.
-func runCaptureSource(_ options: CaptureSourceOptions, logger: Logger,
-                      sink: (CaptureOutput) throws -> Void) throws -> CaptureSummary {
+/// Opens the chosen libpcap source before `record` creates its archive, so a wrong
+/// file, interface, permission or filter fails early with a ``CaptureError`` (exit 2).
+func openCaptureSource(_ options: CaptureSourceOptions, logger: Logger) throws -> CaptureRunner {
     guard let source = options.source else { throw ValidationError("choose a source: --read FILE or --interface IF") }
-    let stop = CaptureStopSignal()
+    return try CaptureRunner(source: source, options: options.runOptions, logger: logger)
+}
+
+/// Runs an opened source for `record`: stops when `shouldStop` says so (the record
+/// command's SIGINT/SIGTERM flag; nil installs handlers here), shows progress on standard
+/// error when it is a terminal and `quiet` is false, and hands every output to `sink`
+/// in order (the caller maps them to archive records and events, and flushes its
+/// writer from `sink`). Returns the decoder's counters and why it stopped.
+func runCaptureSource(_ runner: CaptureRunner, shouldStop: (() -> Bool)? = nil, quiet: Bool = false,
+                      sink: (CaptureOutput) throws -> Void) throws -> CaptureSummary {
     var handlers: [DispatchSourceSignal] = []
-    for sig in [SIGINT, SIGTERM] {
-        signal(sig, SIG_IGN)
-        let handler = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-        handler.setEventHandler { stop.raise() }
-        handler.resume()
-        handlers.append(handler)
+    let stop = CaptureStopSignal()
+    if shouldStop == nil {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let handler = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            handler.setEventHandler { stop.raise() }
+            handler.resume()
+            handlers.append(handler)
+        }
     }
     defer {
         for h in handlers { h.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        if shouldStop == nil {
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
     }
-    let reporter = ProgressReporter()
+    let reporter = ProgressReporter(enabled: quiet ? false : nil)
     var last = CaptureProgress()
-    let summary = try CaptureRunner(source: source, options: options.runOptions, logger: logger).run(
-        shouldStop: stop.isRaised,
+    let summary = try runner.run(
+        shouldStop: shouldStop ?? stop.isRaised,
         progress: { p in
             last = p
             reporter.update(p)
