@@ -167,6 +167,33 @@ struct CaptureDecoderTests {
         #expect(out.messages.allSatisfy { sent.contains($0.bytes) })
     }
 
+    @Test func mutatedCapturesNeverCrashOrHang() throws {
+        let base = try Self.session(deflate: DeflateAgreement(), count: 8).packets
+        var rng = SplitMix64(seed: 2024)
+        var messages = 0
+        for _ in 0..<300 {
+            var packets = base
+            for _ in 0..<(1 + Int(rng.next() % 6)) {
+                let p = Int(rng.next() % UInt64(packets.count))
+                guard !packets[p].isEmpty else { continue }
+                switch rng.next() % 4 {
+                case 0:  // flip a byte anywhere (headers included)
+                    let i = Int(rng.next() % UInt64(packets[p].count))
+                    packets[p][i] ^= UInt8(truncatingIfNeeded: rng.next() | 1)
+                case 1:  // cut the packet
+                    packets[p] = Array(packets[p].prefix(Int(rng.next() % UInt64(packets[p].count))))
+                case 2:  // drop it
+                    packets.remove(at: p)
+                default:  // duplicate it somewhere else
+                    packets.insert(packets[p], at: Int(rng.next() % UInt64(packets.count)))
+                }
+            }
+            let (out, _) = WebSocketSession.decode(packets)
+            messages += out.messages.count
+        }
+        #expect(messages > 0)
+    }
+
     @Test func otherTCPTrafficProducesNothing() throws {
         var tcp = Conversation()
         var packets = tcp.handshake()
