@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "BridgeCapture",
             dependencies: [
-                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "CPcap",
+                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "BridgeServer", "BridgeClient", "CPcap",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
