@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
-        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeArchive", "BridgeServer", "BridgeClient", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(
             name: "BridgeServerTests",

@@ -25,7 +25,9 @@ final class ProxyConnection: BridgeConnection {
     private let logger: Logger
     private let pageMessages: AsyncStream<[UInt8]>
     private let pageContinuation: AsyncStream<[UInt8]>.Continuation
-    private let pageClose = NIOLockedValueBox<CloseCode?>(nil)
+    /// Set when the page's socket closed (with its code, when known): nothing more is
+    /// sent to it (its event loop may be gone after a shutdown).
+    private let pageClose = NIOLockedValueBox<(closed: Bool, code: CloseCode?)>((false, nil))
 
     init(info: ConnectionInfo, options: ProxyOptions, queue: ProxyEventQueue, logger: Logger) {
         self.info = info
@@ -47,7 +49,7 @@ final class ProxyConnection: BridgeConnection {
     }
 
     func closed(code: CloseCode?) {
-        pageClose.withLockedValue { $0 = code }
+        pageClose.withLockedValue { $0 = (true, code) }
         pageContinuation.finish()
     }
 
@@ -66,6 +68,10 @@ final class ProxyConnection: BridgeConnection {
         let id = info.id
         let queue = self.queue
         let pageMessages = self.pageMessages
+        let pageClose = self.pageClose
+        let toPage = BridgeOutbound(
+            send: { message in if !pageClose.withLockedValue({ $0.closed }) { outbound.send(message) } },
+            close: { code, reason in if !pageClose.withLockedValue({ $0.closed }) { outbound.close(code, reason) } })
         var reason: String
         do {
             reason = try await WebSocketClient.withConnection(to: options.upstream, options: clientOptions) { session in
@@ -77,10 +83,10 @@ final class ProxyConnection: BridgeConnection {
                     group.addTask {
                         for await message in session.messages {
                             queue.message(.hostToWeb, connection: id, bytes: message)
-                            outbound.send(message)
+                            toPage.send(message)
                         }
                         let code = session.closeCode
-                        outbound.close(code == .goingAway ? .goingAway : .normal, "upstream closed")
+                        if !Task.isCancelled { toPage.close(code == .goingAway ? .goingAway : .normal, "upstream closed") }
                         return "upstream closed" + (code.map { " (\($0.rawValue))" } ?? "")
                     }
                     defer { group.cancelAll() }
@@ -90,10 +96,10 @@ final class ProxyConnection: BridgeConnection {
         } catch {
             logger.notice("upstream failed", metadata: ["conn": "\(id)", "error": "\(error)"])
             queue.event(.error, connection: id, reason: "upstream \(options.upstream): \(error)")
-            outbound.close(Self.badGateway, "upstream unavailable")
+            toPage.close(Self.badGateway, "upstream unavailable")
             reason = "upstream failed"
         }
-        if reason == "page closed", let code = pageClose.withLockedValue({ $0 }) {
+        if reason == "page closed", let code = pageClose.withLockedValue({ $0.code }) {
             reason += " (\(code.rawValue))"
         }
         queue.event(.close, connection: id, reason: reason)
