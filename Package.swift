@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "BridgeHost", targets: ["BridgeHost"]),
         .library(name: "BridgeArchive", targets: ["BridgeArchive"]),
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
+        .library(name: "BridgeClient", targets: ["BridgeClient"]),
+        .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
