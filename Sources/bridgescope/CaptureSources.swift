@@ -26,13 +26,16 @@ struct CaptureSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --interface: bytes kept per packet (default 262144).", valueName: "bytes"))
     var snaplen: Int = 262_144
 
+    @Flag(help: "With --interface: libpcap immediate mode (each packet at once; on Linux a much smaller ring, which drops under load).")
+    var immediate = false
+
     /// Whether a libpcap source was chosen.
     var isChosen: Bool { read != nil || interface != nil }
 
     func validate() throws {
         if read != nil && interface != nil { throw ValidationError("--read and --interface cannot be combined") }
-        if interface == nil && (port != nil || filter != nil) {
-            throw ValidationError("--port and --filter need --interface")
+        if interface == nil && (port != nil || filter != nil || immediate) {
+            throw ValidationError("--port, --filter and --immediate need --interface")
         }
         if port != nil && filter != nil { throw ValidationError("--port and --filter cannot be combined (put the port in the filter)") }
         if let port, !(1...65535).contains(port) { throw ValidationError("--port must be 1 to 65535") }
@@ -45,7 +48,7 @@ struct CaptureSourceOptions: ParsableArguments {
         if let read { return .file(read) }
         guard let interface else { return nil }
         return .live(LiveCaptureOptions(interface: interface, filter: filter ?? port.map(LiveCaptureOptions.portFilter),
-                                        snapshotLength: Int32(snaplen), bufferSize: Int32(bufferSize)))
+                                        snapshotLength: Int32(snaplen), bufferSize: Int32(bufferSize), immediate: immediate))
     }
 }
 

@@ -59,7 +59,7 @@ struct RecordCommandTests {
     }
 
     @Test(arguments: [
-        (["--read", "x.pcap", "--port", "80"], "--port and --filter need --interface"),
+        (["--read", "x.pcap", "--port", "80"], "--port, --filter and --immediate need --interface"),
         (["--proxy", "127.0.0.1:0"], "--proxy needs --upstream"),
         (["--proxy", "nowhere", "--upstream", "ws://127.0.0.1:1/bridge"], "--proxy takes HOST:PORT"),
         (["--proxy", "127.0.0.1:0", "--upstream", "wss://x/bridge"], "--upstream takes ws://"),

@@ -133,43 +133,49 @@ def offline(runs):
 
 # 2. live ---------------------------------------------------------------------------
 
-def live(rate, seconds, deflate):
-    pairs = int(rate * seconds / 2)
+def live(rate, seconds, deflate, per_message, procs):
+    """One traffic run per tool, the same traffic: `procs` generator processes (one
+    connection each) sharing `rate` envelopes per second for `seconds`."""
+    pairs = int(rate * seconds / 2 / procs)
     rows = {}
     for tool in ("bridgescope", "tcpdump"):
-        port = free_port()
-        out = os.path.join(TMP, f"live-{tool}-{deflate}." + ("bsz" if tool == "bridgescope" else "pcap"))
+        ports = [free_port() for _ in range(procs)]
+        bpf = " or ".join(f"tcp port {p}" for p in ports)
+        out = os.path.join(TMP, f"live-{tool}-{deflate}-{per_message}." + ("bsz" if tool == "bridgescope" else "pcap"))
         if tool == "bridgescope":
-            cmd = [TOOL, "record", "-o", out, "--interface", "lo", "--port", str(port), "--quiet"]
+            cmd = [TOOL, "record", "-o", out, "--interface", "lo", "--filter", bpf, "--quiet"]
         else:
-            cmd = ["tcpdump", "-i", "lo", "-B", "32768", "-s", "262144", "-n", "-w", out, f"tcp port {port}"]
+            cmd = ["tcpdump", "-i", "lo", "-B", "32768", "-s", "262144", "-n", "-w", out, bpf]
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         for _ in range(100):
             if os.path.exists(out):
                 break
             time.sleep(0.05)
         time.sleep(0.5)
-        gen = subprocess.run([sys.executable, os.path.join(HERE, "traffic.py"), str(port), "--count", str(pairs),
-                              "--rate", str(rate)] + (["--deflate"] if deflate else []),
-                             capture_output=True, check=True)
-        sent = json.loads(gen.stdout)
+        gens = [subprocess.Popen([sys.executable, os.path.join(HERE, "traffic.py"), str(port), "--count", str(pairs),
+                                  "--rate", str(rate / procs)] + (["--deflate"] if deflate else [])
+                                 + (["--per-message"] if per_message else []),
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) for port in ports]
+        sent = [json.loads(g.communicate()[0]) for g in gens]
+        envelopes = sum(x["envelopes"] for x in sent)
+        achieved = envelopes / max(x["seconds"] for x in sent)
         time.sleep(1.0)
         code, cpu, err = stop(p)
-        row = {"sent": sent["envelopes"], "rate": sent["rate"], "cpu_s": cpu, "bytes": os.path.getsize(out)}
+        row = {"sent": envelopes, "rate": int(achieved), "cpu_s": cpu, "bytes": os.path.getsize(out)}
         if tool == "bridgescope":
             t = trailer(out)
             row.update(recorded=t.get("records"), drops=t.get("drops"), gaps=t.get("gaps"), errors=t.get("errors"))
         else:
             dropped = [l for l in err.splitlines() if "dropped by kernel" in l]
             row["drops"] = int(dropped[0].split()[0]) if dropped else None
-            decoded = os.path.join(TMP, f"live-tcpdump-{deflate}.bsz")
+            decoded = os.path.join(TMP, f"live-tcpdump-{deflate}-{per_message}.bsz")
             subprocess.run([TOOL, "record", "-o", decoded, "--read", out, "--quiet"])
             row["recorded"] = trailer(decoded).get("records")
-        row["cpu_us_per_envelope"] = cpu / max(1, sent["envelopes"]) * 1e6
+        row["cpu_us_per_envelope"] = cpu / max(1, envelopes) * 1e6
         rows[tool] = row
-        log(f"live {tool} deflate={deflate}: {row}")
+        log(f"live {tool} deflate={deflate} per_message={per_message}: {row}")
     b, t = rows["bridgescope"], rows["tcpdump"]
-    return {"deflate": deflate, "bridgescope": b, "tcpdump": t,
+    return {"deflate": deflate, "per_message": per_message, "bridgescope": b, "tcpdump": t,
             "cpu_ratio": b["cpu_s"] / max(1e-9, t["cpu_s"]), "size_ratio": b["bytes"] / max(1, t["bytes"])}
 
 
@@ -248,7 +254,8 @@ def report(a, off, lives, prox):
         print(f"\nMedian of {a.runs} runs each (wall time, whole process).\n")
     for l in lives:
         b, t = l["bridgescope"], l["tcpdump"]
-        print(f"### Live capture on lo ({'permessage-deflate' if l['deflate'] else 'uncompressed'} frames)\n")
+        shape = "one TCP segment per message, 2 connections" if l["per_message"] else "batched: many messages per segment, 1 connection"
+        print(f"### Live capture on lo ({'permessage-deflate' if l['deflate'] else 'uncompressed'} frames; {shape})\n")
         print("| tool | envelopes sent (rate/s) | recorded | drops | CPU s | CPU µs/envelope | output bytes |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         print(f"| bridgescope record --interface lo | {b['sent']:,} ({b['rate']:,}) | {b['recorded']:,} | {b['drops']} "
@@ -290,7 +297,8 @@ def main():
         if os.geteuid() != 0:
             log("live: needs root (libpcap and tcpdump on lo); skipped")
         else:
-            lives = [live(a.rate, a.seconds, True), live(a.rate, a.seconds, False)]
+            lives = [live(a.rate, a.seconds, True, True, 2), live(a.rate, a.seconds, False, True, 2),
+                     live(a.rate, a.seconds, True, False, 1)]
     prox = proxy(a.seconds) if "proxy" in parts else None
     report(a, off, lives, prox)
     shutil.rmtree(TMP, ignore_errors=True)

@@ -3,11 +3,12 @@
 One TCP connection on 127.0.0.1: an HTTP/1.1 upgrade, then `count` request envelopes
 (masked, web to host) each answered by a response envelope (host to web), sent in
 batches every 5 ms so the envelope rate is `rate` per second (both directions
-counted). With --deflate the frames use permessage-deflate with context takeover, as
+counted): with --per-message each message is its own send (one TCP segment, as a
+browser and a host write them), otherwise a batch is one send (a few large segments). With --deflate the frames use permessage-deflate with context takeover, as
 Chromium negotiates it. Frames are built before the timed part, so Python's speed does
 not limit the rate. Prints one JSON line: envelopes sent, seconds, rate achieved.
 
-    python3 traffic.py PORT --count N --rate R [--deflate]
+    python3 traffic.py PORT --count N --rate R [--deflate] [--per-message]
 """
 import argparse
 import json
@@ -76,6 +77,8 @@ def main():
     ap.add_argument("--count", type=int, default=150_000, help="request/response pairs")
     ap.add_argument("--rate", type=float, default=60_000, help="envelopes per second, both directions")
     ap.add_argument("--deflate", action="store_true")
+    ap.add_argument("--per-message", action="store_true",
+                    help="one send (so one TCP segment) per message, as a browser and a host write them")
     a = ap.parse_args()
     client_frames, server_frames = build(a.count, a.deflate)
 
@@ -108,8 +111,13 @@ def main():
     tick = 0
     while i < a.count:
         j = min(a.count, i + pairs_per_tick)
-        c.sendall(b"".join(client_frames[i:j]))
-        s.sendall(b"".join(server_frames[i:j]))
+        if a.per_message:
+            for k in range(i, j):
+                c.sendall(client_frames[k])
+                s.sendall(server_frames[k])
+        else:
+            c.sendall(b"".join(client_frames[i:j]))
+            s.sendall(b"".join(server_frames[i:j]))
         i = j
         tick += 1
         wait = start + tick * 0.005 - time.perf_counter()
