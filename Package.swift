@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "BridgeArchive", targets: ["BridgeArchive"]),
         .library(name: "BridgeAnalysis", targets: ["BridgeAnalysis"]),
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
+        .library(name: "BridgeClient", targets: ["BridgeClient"]),
+        .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
