@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "BridgeHost", targets: ["BridgeHost"]),
         .library(name: "BridgeArchive", targets: ["BridgeArchive"]),
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
+        .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -101,6 +102,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeReplay",
+            dependencies: [
+                "BridgeHost", "BridgeServer", "BridgeClient", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeTestSupport",
             dependencies: ["BridgeJSON", "BridgeProtocol"],
             swiftSettings: strict
@@ -109,7 +118,7 @@ let package = Package(
             name: "bridgescope",
             dependencies: [
                 "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient",
-                "BridgeAnalysis",
+                "BridgeAnalysis", "BridgeReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,6 +141,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BridgeReplayTests",
+            dependencies: ["BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
