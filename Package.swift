@@ -105,7 +105,7 @@ let package = Package(
             name: "BridgeReplay",
             dependencies: [
                 "BridgeHost", "BridgeServer", "BridgeClient", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
-                .product(name: "Logging", package: "swift-log"),
+                "BridgeWebSocket", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

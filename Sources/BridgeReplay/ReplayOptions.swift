@@ -12,7 +12,7 @@ public struct ReplayOptions: Sendable {
     public var pacing: ReplayPacing
     /// Response timeout and linger.
     public var timing: ReplayScheduler.Timing
-    /// Latency tolerance; nil: latencies not compared. Default 250 ms or 50 %.
+    /// Latency tolerance; nil: latencies not compared. Default 1 s or 50 %.
     public var tolerance: TimingTolerance?
     /// Normalization rules. Default: timestamps, event ids, images.
     public var rules: NormalizationRules

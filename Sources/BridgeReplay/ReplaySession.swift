@@ -122,6 +122,7 @@ public struct ReplaySessionBuilder: Sendable {
             cutOpen(after: e.seq, reason: "the capture dropped \(e.count ?? 0) packet(s) (drop at seq \(e.seq))")
         case .error:
             let what = "input that could not be recorded (error at seq \(e.seq)\(e.reason.map { ": \($0)" } ?? ""))"
+            skipped.append(SkippedPart(connection: e.connection, messages: 1, reason: what))
             if let id = e.connection { cut(id, after: e.seq, reason: what) } else { cutOpen(after: e.seq, reason: what) }
         default:
             break

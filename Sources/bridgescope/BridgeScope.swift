@@ -14,6 +14,7 @@ struct BridgeScope: AsyncParsableCommand {
             CatCommand.self,
             HostCommand.self,
             RecordCommand.self,
+            ReplayCommand.self,
             // subcommands: keep one per line, in alphabetical order after the first two
         ]
     )
