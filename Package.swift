@@ -145,7 +145,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeReplayTests",
-            dependencies: ["BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeTestSupport"],
+            dependencies: [
+                "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeClient", "BridgeTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
