@@ -90,8 +90,11 @@ public struct MessageDiffer: Sendable {
                 }
             case (.array(let x), .array(let y)):
                 for i in 0..<max(x.count, y.count) {
+                    // Explicitly optional: a bare `nil` here would become JSON null.
+                    let ex: JSONValue? = i < x.count ? .some(x[i]) : .none
+                    let ey: JSONValue? = i < y.count ? .some(y[i]) : .none
                     path.append(String(i))
-                    compare(i < x.count ? x[i] : nil, i < y.count ? y[i] : nil, &path, key: nil)
+                    compare(ex, ey, &path, key: nil)
                     path.removeLast()
                 }
             case (.number(let x), .number(let y)):
