@@ -89,8 +89,10 @@ func temporaryDirectory() -> String {
 
 /// Writes `session`'s messages (merged by time) into an archive at `path`; each
 /// connection gets an `open` event first and, with `close`, a `close` event last.
-func writeArchive(_ session: ReplaySession, to path: String, close: Bool = true, finish: Bool = true) throws {
-    let writer = try ArchiveWriter(path: path, header: ArchiveHeader(source: "test", startTime: session.startTime, toolVersion: "test"))
+func writeArchive(_ session: ReplaySession, to path: String, close: Bool = true, finish: Bool = true,
+                  options: ArchiveWriterOptions = .init()) throws {
+    let writer = try ArchiveWriter(path: path, header: ArchiveHeader(source: "test", startTime: session.startTime, toolVersion: "test"),
+                                   options: options)
     var items: [(time: Int64, order: Int, write: (ArchiveWriter) throws -> Void)] = []
     var order = 0
     for c in session.connections {
