@@ -28,9 +28,11 @@ public struct Replayer: Sendable {
         rules.volatile += learned
         let differ = ExchangeDiffer(rules: rules, timing: options.tolerance)
         var results: [ReplayReport.ConnectionResult] = []
-        for (plan, run) in zip(plans, runs[0]) {
+        for (index, (plan, run)) in zip(plans, runs[0]).enumerated() {
+            // A learning run that could not connect makes the learning, and so the result, unsound.
+            let error = run.error ?? runs.dropFirst().lazy.compactMap { $0[index].error }.first.map { "learning run: \($0)" }
             var divergences: [Divergence] = []
-            if run.error == nil {
+            if error == nil {
                 divergences = differ.diff(expected: plan.expected, actual: run.observed, connection: plan.id,
                                           uncompared: plan.uncompared, reportExtraHostMessages: !plan.isCut)
                 if run.closedEarly {
@@ -41,7 +43,7 @@ public struct Replayer: Sendable {
             let received = run.observed.responses.values.reduce(0) { $0 + $1.count }
                 + run.observed.hostMessages.values.reduce(0) { $0 + $1.count }
             results.append(.init(id: plan.id, sent: run.sent, planned: run.planned, received: received, timedOut: run.timedOut,
-                                 divergences: divergences, error: run.error, uncompared: plan.uncompared.count))
+                                 divergences: divergences, error: error, uncompared: plan.uncompared.count))
         }
         let lateness = options.pacing.isASAP || options.usesVirtualTime ? nil
             : Self.percentiles(runs.flatMap { $0.flatMap(\.lateness) })
