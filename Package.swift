@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "BridgeHost", targets: ["BridgeHost"]),
         .library(name: "BridgeArchive", targets: ["BridgeArchive"]),
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
+        .library(name: "BridgeClient", targets: ["BridgeClient"]),
+        .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
         .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
     ],
     dependencies: [
