@@ -21,3 +21,11 @@ step "4. The passport journey in headless Chromium against the host over WebSock
 mkdir -p .demo
 tools/run-journey passport --transcript .demo/passport.tap.jsonl
 echo "transcript (tap log): .demo/passport.tap.jsonl"
+
+step "6. Replay the recorded passport session against the reference host in-process (expect: 0 divergences)"
+# Step 5 records .demo/passport.bsz from the tap log; make it here too if it is missing or stale.
+if [[ ! .demo/passport.bsz -nt .demo/passport.tap.jsonl ]]; then
+  $BIN record -o .demo/passport.bsz --tap .demo/passport.tap.jsonl --quiet
+fi
+$BIN replay .demo/passport.bsz --target inproc
+echo "exit status: $? (0 = no divergences)"
