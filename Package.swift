@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
+        .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -104,6 +105,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeReplay",
+            dependencies: [
+                "BridgeHost", "BridgeServer", "BridgeClient", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
+                "BridgeWebSocket", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeTestSupport",
             dependencies: ["BridgeJSON", "BridgeProtocol"],
             swiftSettings: strict
@@ -112,7 +121,7 @@ let package = Package(
             name: "bridgescope",
             dependencies: [
                 "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient",
-                "BridgeAnalysis",
+                "BridgeAnalysis", "BridgeReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -134,6 +143,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BridgeReplayTests",
+            dependencies: [
+                "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeClient", "BridgeTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -15,6 +15,7 @@ struct BridgeScope: AsyncParsableCommand {
             ExportCommand.self,
             HostCommand.self,
             RecordCommand.self,
+            ReplayCommand.self,
             // subcommands: keep one per line, in alphabetical order after the first two
         ]
     )
