@@ -70,7 +70,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A 1-based line and column for a byte offset in a buffer.
 public struct SourceLocation: Sendable, Hashable {
-    /// 1-based line number (LF, CR and CRLF end a line).
+    /// 1-based line number (LF, CR and CRLF each end a line; CRLF counts once).
     public var line: Int
     /// 1-based byte column within the line.
     public var column: Int
@@ -86,8 +86,9 @@ public struct SourceLocation: Sendable, Hashable {
             if c == 0x0A {
                 line += 1
                 lineStart = i + 1
-            } else if c == 0x0D {
-                if i + 1 < bytes.count && bytes[i + 1] == 0x0A && i + 1 < end { i += 1 }
+            } else if c == 0x0D && !(i + 1 < bytes.count && bytes[i + 1] == 0x0A) {
+                // A lone CR ends a line; the CR of a CRLF does not (its LF does), so the
+                // LF of a CRLF still belongs to the line it ends.
                 line += 1
                 lineStart = i + 1
             }

@@ -39,7 +39,9 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The exact integer value, when the lexeme is an integer (no fraction or exponent)
-    /// that fits in `Int64`; `nil` otherwise (including `-0`, which is kept as `0`).
+    /// that fits in `Int64`; `nil` otherwise (`1.5`, `1e3`, `1.0`, overflow). `-0` is 0.
+    /// A 13-digit millisecond timestamp converts exactly (a `Double` would too, but an
+    /// `Int64` also stays exact past 2^53).
     public var int64: Int64? {
         Int64(lexeme)
     }
@@ -49,7 +51,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         !lexeme.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
     }
 
-    /// The value as a `Double` (may be rounded, or infinite for lexemes like `1e400`).
+    /// The value as a `Double`: correctly rounded; `±infinity` for lexemes too large
+    /// (`1e400`), `0` for lexemes too small (`1e-400`).
     public var double: Double {
         Double(lexeme) ?? .nan
     }

@@ -20,9 +20,10 @@ public struct JSONObject: Sendable, Hashable {
             self.valueOffset = valueOffset
         }
 
-        /// Members compare by key and value; offsets are provenance, not content.
+        /// Members compare by key (exact UTF-8 bytes) and value; offsets are provenance,
+        /// not content.
         public static func == (lhs: Member, rhs: Member) -> Bool {
-            lhs.key == rhs.key && lhs.value == rhs.value
+            lhs.key.utf8Equals(rhs.key) && lhs.value == rhs.value
         }
 
         /// Hashes key and value only, consistent with `==`.
@@ -40,14 +41,15 @@ public struct JSONObject: Sendable, Hashable {
         self.members = members
     }
 
-    /// The value of the first member named `key`.
+    /// The value of the first member named `key` (names match by exact UTF-8 bytes, no
+    /// Unicode normalization).
     public subscript(key: String) -> JSONValue? {
         member(key)?.value
     }
 
     /// The first member named `key`, with its offsets.
     public func member(_ key: String) -> Member? {
-        for m in members where m.key == key { return m }
+        for m in members where m.key.utf8Equals(key) { return m }
         return nil
     }
 
@@ -62,7 +64,7 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Sets the first member named `key` to `value`, or appends a new member.
     public mutating func set(_ key: String, _ value: JSONValue) {
-        if let i = members.firstIndex(where: { $0.key == key }) {
+        if let i = members.firstIndex(where: { $0.key.utf8Equals(key) }) {
             members[i].value = value
         } else {
             members.append(Member(key: key, value: value))
@@ -71,6 +73,6 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Removes every member named `key`.
     public mutating func remove(_ key: String) {
-        members.removeAll { $0.key == key }
+        members.removeAll { $0.key.utf8Equals(key) }
     }
 }

@@ -9,7 +9,7 @@ extension ParserState {
             j += 1
             guard isDigit(j) else {
                 if j >= n { throw fail(.unexpectedEnd, at: j, "input ended after '-': expected a digit") }
-                throw fail(.invalidNumber, at: j, "expected a digit after '-', found \(describe(b[j]))")
+                throw fail(.invalidNumber, at: j, "expected a digit after '-', found \(describe(b[j]))\(hint(at: j))")
             }
         }
         if b[j] == UInt8(ascii: "0") {

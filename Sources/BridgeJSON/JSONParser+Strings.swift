@@ -5,8 +5,11 @@ extension ParserState {
         let start = i + 1
         var j = start
         let n = b.count
-        // Fast scan: find the closing quote, validating as we go, without allocating.
+        // Fast scan: find the closing quote, validating as we go, without allocating;
+        // plain ASCII goes eight bytes at a time.
         while j < n {
+            while j &+ 8 <= n && plainStringBytes8(at: j) { j &+= 8 }
+            guard j < n else { break }
             let c = b[j]
             if c == UInt8(ascii: "\"") { break }
             if c == UInt8(ascii: "\\") { return try parseEscapedString(quote: quote, prefixEnd: j) }
@@ -40,6 +43,13 @@ extension ParserState {
         while j < n {
             if j - start > limits.maxStringBytes {
                 throw fail(.stringTooLong, at: quote, "string is over the limit of \(limits.maxStringBytes) bytes")
+            }
+            var run = j
+            while run &+ 8 <= n && plainStringBytes8(at: run) { run &+= 8 }
+            if run > j {
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[j..<run]))
+                j = run
+                continue
             }
             let c = b[j]
             if c == UInt8(ascii: "\"") {
@@ -81,6 +91,18 @@ extension ParserState {
         throw fail(.unexpectedEnd, at: n, "input ended inside the string that starts at byte \(quote)")
     }
 
+    /// Whether the eight bytes at `k` (which must be in bounds) are all plain string
+    /// content: printable ASCII other than `"` and `\`. A SWAR test with no false "yes":
+    /// a byte below 0x20, equal to 0x22 or 0x5C, or at or above 0x80 sets its high bit
+    /// in `t`, and borrows between bytes only start at such a byte.
+    @inline(__always)
+    func plainStringBytes8(at k: Int) -> Bool {
+        let x = b.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let t = (x &- ones &* 0x20) | ((x ^ (ones &* 0x22)) &- ones) | ((x ^ (ones &* 0x5C)) &- ones) | x
+        return t & (ones &* 0x80) == 0
+    }
+
     /// Reads `\uXXXX` (and its low-surrogate partner when it is a high surrogate) at `j`.
     func unicodeEscape(at j: Int) throws(JSONError) -> Unicode.Scalar {
         let high = try hex4(at: j + 2, escapeAt: j)
@@ -88,7 +110,10 @@ extension ParserState {
             throw fail(.loneSurrogate, at: j, "\\u\(hexString(high)) is a low surrogate with no high surrogate before it")
         }
         if high >= 0xD800 && high <= 0xDBFF {
-            guard j + 7 < b.count, b[j + 6] == UInt8(ascii: "\\"), b[j + 7] == UInt8(ascii: "u") else {
+            guard j + 6 < b.count, j + 7 < b.count || b[j + 6] != UInt8(ascii: "\\") else {
+                throw fail(.unexpectedEnd, at: b.count, "input ended after the high surrogate \\u\(hexString(high)) at byte \(j): expected a \\u low surrogate")
+            }
+            guard b[j + 6] == UInt8(ascii: "\\"), j + 7 < b.count, b[j + 7] == UInt8(ascii: "u") else {
                 throw fail(.loneSurrogate, at: j, "\\u\(hexString(high)) is a high surrogate not followed by a \\u low surrogate")
             }
             let low = try hex4(at: j + 8, escapeAt: j + 6)
@@ -144,8 +169,51 @@ extension ParserState {
         }
     }
 
+    /// The error for the ill-formed UTF-8 sequence at `j` (where ``utf8SequenceLength(at:)``
+    /// returned 0): `unexpected-end` when the input stops inside an otherwise valid
+    /// sequence, else `invalid-utf8` with a reason naming the kind of damage.
     func invalidUTF8(at j: Int) -> JSONError {
-        fail(.invalidUTF8, at: j, "\(describe(b[j])) does not start a well-formed UTF-8 sequence here: the text must be UTF-8")
+        let n = b.count
+        let c0 = b[j]
+        let need: Int
+        var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+        switch c0 {
+        case 0x80...0xBF:
+            return fail(.invalidUTF8, at: j, "stray UTF-8 continuation \(describe(c0)) with no lead byte before it: the text must be UTF-8")
+        case 0xC0, 0xC1:
+            return fail(.invalidUTF8, at: j, "overlong UTF-8 encoding (lead \(describe(c0))): the text must be shortest-form UTF-8")
+        case 0xF5...0xFF:
+            let what = c0 <= 0xF7 ? "would start a code point above U+10FFFF" : "never occurs in UTF-8"
+            return fail(.invalidUTF8, at: j, "\(describe(c0)) \(what): the text must be UTF-8")
+        case 0xC2...0xDF: need = 1
+        case 0xE0: need = 2; lo = 0xA0
+        case 0xED: need = 2; hi = 0x9F
+        case 0xE1...0xEF: need = 2
+        case 0xF0: need = 3; lo = 0x90
+        case 0xF4: need = 3; hi = 0x8F
+        default: need = 3
+        }
+        for k in 1...need {
+            guard j + k < n else {
+                return fail(.unexpectedEnd, at: n, "input ended inside the UTF-8 sequence that starts at byte \(j)")
+            }
+            let c = b[j + k]
+            let (l, h) = k == 1 ? (lo, hi) : (UInt8(0x80), UInt8(0xBF))
+            if c < l || c > h {
+                let what: String
+                if k == 1 && c >= 0x80 && c <= 0xBF {
+                    switch c0 {
+                    case 0xE0, 0xF0: what = "an overlong encoding"
+                    case 0xED: what = "a UTF-16 surrogate (U+D800-U+DFFF), which UTF-8 must not encode"
+                    default: what = "a code point above U+10FFFF"
+                    }
+                } else {
+                    what = "a truncated sequence: \(describe(c)) at byte \(j + k) is not a continuation byte"
+                }
+                return fail(.invalidUTF8, at: j, "ill-formed UTF-8 starting with \(describe(c0)): \(what)")
+            }
+        }
+        return fail(.invalidUTF8, at: j, "\(describe(c0)) does not start a well-formed UTF-8 sequence here: the text must be UTF-8")
     }
 
     /// Length of the well-formed UTF-8 sequence starting at `j` (a non-ASCII lead byte),

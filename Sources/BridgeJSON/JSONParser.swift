@@ -1,24 +1,3 @@
-/// A duplicate member name found in one object: RFC 8259 allows it, but the protocol
-/// tools must see it, so the parser keeps both members and reports it here.
-public struct DuplicateKey: Sendable, Hashable {
-    /// The repeated name.
-    public var key: String
-    /// Byte offset of the first member's key.
-    public var firstOffset: Int
-    /// Byte offset of the repeated member's key.
-    public var duplicateOffset: Int
-    /// Object nesting depth of the object holding both (1 = the top-level object).
-    public var depth: Int
-}
-
-/// The result of a successful parse: the value and every duplicate key seen.
-public struct JSONDocument: Sendable, Hashable {
-    /// The single top-level value.
-    public var value: JSONValue
-    /// Duplicate keys in any object, in the order they were found.
-    public var duplicateKeys: [DuplicateKey]
-}
-
 /// A strict RFC 8259 parser over bytes.
 ///
 /// - Accepts exactly the RFC 8259 grammar: no comments, no trailing commas, no
@@ -108,7 +87,7 @@ struct ParserState {
         let value = try parseValue(depth: 0)
         skipWhitespace()
         if i < b.count {
-            throw fail(.trailingData, at: i, "unexpected \(describe(b[i])) after the JSON value: a JSON text holds exactly one value")
+            throw fail(.trailingData, at: i, "unexpected \(describe(b[i])) after the JSON value: a JSON text holds exactly one value\(hint(at: i))")
         }
         return JSONDocument(value: value, duplicateKeys: duplicates)
     }
@@ -132,7 +111,7 @@ struct ParserState {
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default:
-            throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected a value (object, array, string, number, true, false or null)")
+            throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected a value (object, array, string, number, true, false or null)\(hint(at: i))")
         }
     }
 
@@ -161,6 +140,8 @@ struct ParserState {
             i += 1
             return .array(elements)
         }
+        // Envelope arrays are short: one allocation instead of growing 1-2-4.
+        elements.reserveCapacity(4)
         while true {
             skipWhitespace()
             if i < b.count && b[i] == UInt8(ascii: "]") && !elements.isEmpty {
@@ -194,6 +175,8 @@ struct ParserState {
             i += 1
             return .object(JSONObject(members))
         }
+        // Envelope objects have a handful of members: one allocation instead of 1-2-4-8.
+        members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard i < b.count else {
@@ -234,40 +217,6 @@ struct ParserState {
                 return .object(JSONObject(members))
             }
             throw fail(.unexpectedByte, at: i - 1, "unexpected \(describe(c)): expected ',' or '}' in the object opened at byte \(open)")
-        }
-    }
-
-    mutating func findDuplicates(_ members: [JSONObject.Member], depth: Int) {
-        if members.count <= 12 {
-            for a in 1..<members.count {
-                for p in 0..<a where members[p].key == members[a].key {
-                    duplicates.append(DuplicateKey(key: members[a].key, firstOffset: members[p].keyOffset,
-                                                   duplicateOffset: members[a].keyOffset, depth: depth))
-                    break
-                }
-            }
-            return
-        }
-        var seen: [String: Int] = [:]
-        seen.reserveCapacity(members.count)
-        for m in members {
-            if let first = seen[m.key] {
-                duplicates.append(DuplicateKey(key: m.key, firstOffset: first, duplicateOffset: m.keyOffset, depth: depth))
-            } else {
-                seen[m.key] = m.keyOffset
-            }
-        }
-    }
-
-    func describe(_ c: UInt8) -> String {
-        switch c {
-        case 0x20...0x7E: return "'\(Character(Unicode.Scalar(c)))'"
-        case 0x0A: return "newline"
-        case 0x0D: return "carriage return"
-        case 0x09: return "tab"
-        default:
-            let hex = String(c, radix: 16, uppercase: true)
-            return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
         }
     }
 }

@@ -64,10 +64,11 @@ public struct JSONWriter: Sendable {
             case 0x0D: out.append(contentsOf: "\\r".utf8)
             case 0x09: out.append(contentsOf: "\\t".utf8)
             case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                // Only 0x00-0x1F get here: the first hex digit is 0 or 1.
+                let low = c & 0xF
                 out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(c >> 4)])
-                out.append(hex[Int(c & 0xF)])
+                out.append(UInt8(ascii: "0") + (c >> 4))
+                out.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
             default: out.append(c)
             }
         }
@@ -77,9 +78,11 @@ public struct JSONWriter: Sendable {
 
 extension Array where Element == JSONObject.Member {
     func sortedByKeyBytes() -> [JSONObject.Member] {
+        // Byte order of UTF-8 is code point order; ties keep source order (stable).
         self.enumerated().sorted { (a: (offset: Int, element: JSONObject.Member), b: (offset: Int, element: JSONObject.Member)) -> Bool in
-            let ka = [UInt8](a.element.key.utf8), kb = [UInt8](b.element.key.utf8)
-            if ka != kb { return ka.lexicographicallyPrecedes(kb) }
+            let ka = a.element.key.utf8, kb = b.element.key.utf8
+            if ka.lexicographicallyPrecedes(kb) { return true }
+            if kb.lexicographicallyPrecedes(ka) { return false }
             return a.offset < b.offset
         }.map(\.element)
     }

@@ -54,7 +54,7 @@ public struct EnvelopeDecoder: Sendable {
             default: rule = .malformedJSON
             }
             return DecodeResult(envelope: nil, partial: PartialEnvelope(), findings: [
-                Finding(rule, "\(error.reason) (line \(error.line), column \(error.column))", offset: error.offset),
+                Finding(rule, error.reason, offset: error.offset),
             ])
         }
         var findings: [Finding] = document.duplicateKeys.map {

@@ -14,6 +14,26 @@ struct BridgeScope: AsyncParsableCommand {
             // subcommands: keep one per line, in alphabetical order after the first two
         ]
     )
+
+    /// Runs the command, mapping argument errors to exit status 2 (the project's
+    /// "usage or I/O error") instead of ArgumentParser's 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                printError(fullMessage(for: error))
+                exit(withError: Exit.usage)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// The tool's version, shown by `--version` and written into archive headers.

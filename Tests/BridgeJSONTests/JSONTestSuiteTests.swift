@@ -1,23 +1,10 @@
 import BridgeJSON
-import Foundation
 import Testing
 
 /// Runs every parsing case of nst/JSONTestSuite from `../shared/testdata`.
 struct JSONTestSuiteTests {
-    static let folder: URL = {
-        let here = URL(fileURLWithPath: #filePath)
-        return here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/testdata/JSONTestSuite/test_parsing")
-    }()
-
-    static func files(prefix: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }.sorted()
-    }
-
-    static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
-    }
+    static func files(prefix: String) -> [String] { Fixtures.suiteFiles(prefix: prefix) }
+    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.suiteBytes(name) }
 
     @Test func suiteIsPresent() {
         #expect(Self.files(prefix: "y_").count == 95)

@@ -1,0 +1,74 @@
+import BridgeWebSocket
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOWebSocket
+
+/// An open client connection: ``send(_:)`` text messages, read ``messages``.
+public final class WebSocketSession: Sendable {
+    /// Complete text messages from the server, in order; finishes when the socket closes.
+    public let messages: AsyncStream<[UInt8]>
+    private let continuation: AsyncStream<[UInt8]>.Continuation
+    private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
+    private let codec: CodecBox?
+    private let sendLock = NIOLock()
+    /// Close code the server sent, when it closed.
+    public var closeCode: CloseCode? { closeState.withLockedValue { $0 } }
+    private let closeState = NIOLockedValueBox<CloseCode?>(nil)
+
+    init(outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, codec: CodecBox?) {
+        self.outbound = outbound
+        self.codec = codec
+        (messages, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+    }
+
+    /// Sends one text message (deflated when negotiated). Messages are sent in call order.
+    public func send(_ message: [UInt8]) async throws {
+        let frame: WebSocketFrame = try sendLock.withLock {
+            var payload = message
+            var rsv1 = false
+            if let codec {
+                payload = try codec.codec.deflate(message)
+                rsv1 = true
+            }
+            return WebSocketFrame(fin: true, rsv1: rsv1, opcode: .text, maskKey: .random(), data: ByteBuffer(bytes: payload))
+        }
+        try await outbound.write(frame)
+    }
+
+    /// Sends one text message given as a string.
+    public func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
+    }
+
+    /// Sends a close frame with 1000.
+    public func close() async throws {
+        var data = ByteBuffer()
+        data.writeInteger(CloseCode.normal.rawValue)
+        try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+    }
+
+    func pump(_ inbound: NIOAsyncChannelInboundStream<WebSocketFrame>, maxMessageBytes: Int) async throws {
+        var assembler = MessageAssembler(maxMessageBytes: maxMessageBytes, deflate: codec != nil, requireMasking: false)
+        defer { continuation.finish() }
+        for try await frame in inbound {
+            let opcode = MessageAssembler.Opcode(rawValue: UInt8(webSocketOpcode: frame.opcode))
+            let header = MessageAssembler.FrameHeader(fin: frame.fin, rsv1: frame.rsv1, rsv2: frame.rsv2, rsv3: frame.rsv3,
+                                                      opcode: opcode, masked: frame.maskKey != nil)
+            var data = frame.unmaskedData
+            switch assembler.receive(header: header, payload: data.readBytes(length: data.readableBytes) ?? []) {
+            case .none: continue
+            case .ping(let payload):
+                try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: ByteBuffer(bytes: payload)))
+            case .peerClosed(let code, _):
+                closeState.withLockedValue { $0 = code }
+                return
+            case .fail(let code, _):
+                closeState.withLockedValue { $0 = code }
+                return
+            case .message(_, let compressed, let payload):
+                let message = try compressed ? sendLock.withLock { try codec!.codec.inflate(payload) } : payload
+                continuation.yield(message)
+            }
+        }
+    }
+}

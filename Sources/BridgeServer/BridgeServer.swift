@@ -1,0 +1,146 @@
+import BridgeWebSocket
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// The reference host's network face: HTTP/1.1 plus WebSocket on SwiftNIO.
+///
+/// `GET /bridge` upgrades to WebSocket (one envelope per text frame, permessage-deflate
+/// when offered and enabled); `GET /bridge.js`, `/journeys/...`, `/healthz` and `/` are
+/// plain HTTP (``StaticRoutes``). Each WebSocket gets its own ``BridgeConnection`` from
+/// the factory: connections are independent.
+public final class BridgeServer: Sendable {
+    /// The configuration in force.
+    public let configuration: BridgeServerConfiguration
+    private let factory: BridgeConnectionFactory
+    private let logger: Logger
+    private let group: MultiThreadedEventLoopGroup
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var serverChannel: Channel?
+        var open: [ObjectIdentifier: Channel] = [:]
+        var nextID = 1
+        var shuttingDown = false
+        var shutdownHooks: [@Sendable () -> Void] = []
+    }
+
+    /// Runs `hook` when ``shutdown(grace:)`` starts.
+    public func onShutdown(_ hook: @escaping @Sendable () -> Void) {
+        state.withLockedValue { $0.shutdownHooks.append(hook) }
+    }
+
+    /// Creates a server; nothing is bound until ``start()``.
+    public init(configuration: BridgeServerConfiguration, logger: Logger, factory: @escaping BridgeConnectionFactory) {
+        self.configuration = configuration
+        self.factory = factory
+        self.logger = logger
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+    }
+
+    /// The number of open WebSocket connections.
+    public var openConnections: Int { state.withLockedValue { $0.open.count } }
+
+    /// Binds and starts accepting; returns the bound port (useful with port 0).
+    public func start() async throws -> Int {
+        let cfg = configuration
+        let routes = StaticRoutes(journeysDirectory: cfg.journeysDirectory)
+        let policy = OriginPolicy(allowed: cfg.allowedOrigins)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try self.configure(channel, routes: routes, policy: policy)
+                }
+            }
+        let channel = try await bootstrap.bind(host: cfg.host, port: cfg.port).get()
+        state.withLockedValue { $0.serverChannel = channel }
+        return channel.localAddress?.port ?? cfg.port
+    }
+
+    private func configure(_ channel: Channel, routes: StaticRoutes, policy: OriginPolicy) throws {
+        let cfg = configuration
+        let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: cfg.maxMessageBytes, automaticErrorHandling: true,
+            shouldUpgrade: { ch, head in
+                let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                guard path == "/bridge", policy.allows(head.headers.first(name: "origin")) else {
+                    return ch.eventLoop.makeSucceededFuture(nil)
+                }
+                var headers = HTTPHeaders()
+                if let agreement = Self.agreement(head, enabled: cfg.deflate) {
+                    headers.add(name: "Sec-WebSocket-Extensions", value: agreement.responseHeader)
+                }
+                return ch.eventLoop.makeSucceededFuture(headers)
+            },
+            upgradePipelineHandler: { [self] ch, head in
+                ch.eventLoop.makeCompletedFuture { try self.openWebSocket(ch, head: head) }
+            }
+        )
+        let http = HTTPRequestHandler(routes: routes, originPolicy: policy)
+        let httpBound = NIOLoopBound(http, eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { ctx in
+                upgraded.value = true
+                ctx.pipeline.syncOperations.removeHandler(httpBound.value, promise: nil)
+            }),
+            withErrorHandling: true
+        )
+        try channel.pipeline.syncOperations.addHandler(http)
+        channel.eventLoop.scheduleTask(in: .milliseconds(Int64(cfg.handshakeTimeout * 1000))) {
+            if !upgraded.value { channel.close(promise: nil) }
+        }
+    }
+
+    private static func agreement(_ head: HTTPRequestHead, enabled: Bool) -> DeflateAgreement? {
+        guard enabled else { return nil }
+        let offers = head.headers["sec-websocket-extensions"].joined(separator: ", ")
+        return offers.isEmpty ? nil : DeflateAgreement.negotiate(offerHeader: offers)
+    }
+
+    private func openWebSocket(_ channel: Channel, head: HTTPRequestHead) throws {
+        let agreement = Self.agreement(head, enabled: configuration.deflate)
+        let (id, refused) = state.withLockedValue { s -> (Int, Bool) in
+            defer { s.nextID += 1 }
+            if !s.shuttingDown { s.open[ObjectIdentifier(channel)] = channel }
+            return (s.nextID, s.shuttingDown)
+        }
+        if refused { channel.close(promise: nil); return }
+        let info = ConnectionInfo(id: "c\(id)", remote: channel.remoteAddress?.description ?? "?",
+                                  origin: head.headers.first(name: "origin"), deflate: agreement != nil)
+        let codec = try agreement.map { try PerMessageDeflate(agreement: $0, maxMessageBytes: configuration.maxMessageBytes) }
+        let handler = WebSocketBridgeHandler(info: info, configuration: configuration, connection: factory(info),
+                                             codec: codec, logger: logger)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        channel.closeFuture.whenComplete { [state] _ in
+            state.withLockedValue { _ = $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
+        }
+    }
+
+    /// Stops accepting, closes every WebSocket with 1001, waits up to `grace` seconds
+    /// for them to close, then stops the event loops.
+    public func shutdown(grace: Double = 2) async {
+        let (server, open, hooks) = state.withLockedValue { s -> (Channel?, [Channel], [@Sendable () -> Void]) in
+            s.shuttingDown = true
+            defer { s.shutdownHooks = [] }
+            return (s.serverChannel, Array(s.open.values), s.shutdownHooks)
+        }
+        for hook in hooks { hook() }
+        try? await server?.close()
+        for ch in open {
+            ch.eventLoop.execute { ch.pipeline.fireUserInboundEventTriggered(ShutdownEvent()) }
+        }
+        let deadline = NIODeadline.now() + .milliseconds(Int64(grace * 1000))
+        while openConnections > 0 && NIODeadline.now() < deadline {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        for ch in state.withLockedValue({ Array($0.open.values) }) { try? await ch.close() }
+        try? await group.shutdownGracefully()
+    }
+}

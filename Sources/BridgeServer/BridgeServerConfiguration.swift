@@ -1,0 +1,82 @@
+/// Everything the WebSocket host server can be told. Defaults are the documented ones.
+public struct BridgeServerConfiguration: Sendable {
+    /// Address to bind. Default `127.0.0.1` (loopback only); binding elsewhere must be asked for.
+    public var host: String
+    /// Port to bind; 0 picks a free port. Default 8787.
+    public var port: Int
+    /// Largest message (frame, reassembled message, or inflated message) in bytes.
+    /// Default 16 MiB (PROTOCOL.md §6).
+    public var maxMessageBytes: Int
+    /// Allowed `Origin` values (exact `scheme://host[:port]`). Empty = loopback origins
+    /// only (`http(s)://127.0.0.1`, `localhost`, `[::1]`, any port). Requests with no
+    /// `Origin` (non-browser clients) are allowed.
+    public var allowedOrigins: [String]
+    /// Negotiate permessage-deflate when the client offers it. Default true.
+    public var deflate: Bool
+    /// Seconds without any frame from the client before the server closes with 1001. Default 120.
+    public var idleTimeout: Double
+    /// Seconds a new connection has to complete its HTTP request / upgrade. Default 10.
+    public var handshakeTimeout: Double
+    /// Seconds between server pings on an open WebSocket. Default 30.
+    public var pingInterval: Double
+    /// Bytes queued toward a client that stopped reading before it is dropped. Default 32 MiB.
+    public var maxOutboundQueuedBytes: Int
+    /// Folder served under `/journeys/` (`bridge.js` in it is served at `/bridge.js`).
+    public var journeysDirectory: String?
+
+    /// Creates a configuration.
+    public init(host: String = "127.0.0.1", port: Int = 8787, maxMessageBytes: Int = 16 << 20,
+                allowedOrigins: [String] = [], deflate: Bool = true, idleTimeout: Double = 120,
+                handshakeTimeout: Double = 10, pingInterval: Double = 30,
+                maxOutboundQueuedBytes: Int = 32 << 20, journeysDirectory: String? = nil) {
+        self.host = host
+        self.port = port
+        self.maxMessageBytes = maxMessageBytes
+        self.allowedOrigins = allowedOrigins
+        self.deflate = deflate
+        self.idleTimeout = idleTimeout
+        self.handshakeTimeout = handshakeTimeout
+        self.pingInterval = pingInterval
+        self.maxOutboundQueuedBytes = maxOutboundQueuedBytes
+        self.journeysDirectory = journeysDirectory
+    }
+}
+
+/// Decides whether a WebSocket handshake's `Origin` is allowed (PROTOCOL.md §6).
+public struct OriginPolicy: Sendable {
+    /// Exact allowed origins; empty means loopback origins only.
+    public var allowed: [String]
+
+    /// Creates a policy.
+    public init(allowed: [String]) {
+        self.allowed = allowed.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+    }
+
+    /// Whether a handshake with this `Origin` header (nil when absent) may upgrade.
+    public func allows(_ origin: String?) -> Bool {
+        guard let origin else { return true }
+        if allowed.isEmpty { return Self.isLoopback(origin) }
+        return allowed.contains(origin)
+    }
+
+    /// `http(s)://127.x.x.x`, `localhost` or `[::1]`, with any port.
+    public static func isLoopback(_ origin: String) -> Bool {
+        let lower = origin.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("http://") { rest = lower.dropFirst(7) } else if lower.hasPrefix("https://") { rest = lower.dropFirst(8) } else { return false }
+        var host: Substring
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return false }
+            host = rest[rest.startIndex...close]
+            let after = rest[rest.index(after: close)...]
+            guard after.isEmpty || (after.hasPrefix(":") && after.dropFirst().allSatisfy(\.isNumber) && after.count > 1) else { return false }
+        } else {
+            let parts = rest.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            host = parts[0]
+            if parts.count == 2 && (parts[1].isEmpty || !parts[1].allSatisfy(\.isNumber)) { return false }
+        }
+        if host == "localhost" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}

@@ -1,0 +1,198 @@
+import BridgeWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// Sent down a pipeline to ask an open WebSocket to close with 1001 (server shutdown).
+struct ShutdownEvent: Sendable {}
+
+/// The per-connection WebSocket handler: frames in → ``MessageAssembler`` → inflate →
+/// UTF-8 check → ``BridgeConnection``; envelopes out → deflate → frames. Also keeps the
+/// connection alive with pings, closes idle and slow-reading peers, and counts traffic.
+final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let info: ConnectionInfo
+    private let configuration: BridgeServerConfiguration
+    private let connection: any BridgeConnection
+    private let codec: PerMessageDeflate?
+    private var assembler: MessageAssembler
+    private let logger: Logger
+    private var closing = false
+    private var closedCode: CloseCode?
+    private var lastInbound = NIODeadline.now()
+    private var keepAlive: RepeatedTask?
+    private var queuedBytes = 0
+    private var messagesIn = 0, messagesOut = 0, bytesIn = 0, bytesOut = 0
+
+    init(info: ConnectionInfo, configuration: BridgeServerConfiguration, connection: any BridgeConnection,
+         codec: PerMessageDeflate?, logger: Logger) {
+        self.info = info
+        self.configuration = configuration
+        self.connection = connection
+        self.codec = codec
+        self.assembler = MessageAssembler(maxMessageBytes: configuration.maxMessageBytes, deflate: codec != nil,
+                                          requireMasking: true)
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        let outbound = BridgeOutbound(
+            send: { bytes in eventLoop.execute { loopBound.value.send(bytes, context: ctx.value) } },
+            close: { code, reason in eventLoop.execute { loopBound.value.close(code, reason, context: ctx.value) } }
+        )
+        logger.info("connection open", metadata: ["conn": "\(info.id)", "remote": "\(info.remote)",
+                                                  "origin": "\(info.origin ?? "-")", "deflate": "\(info.deflate)"])
+        let interval = TimeAmount.milliseconds(Int64(configuration.pingInterval * 1000))
+        keepAlive = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+            loopBound.value.tick(context: ctx.value)
+        }
+        connection.opened(outbound: outbound)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        keepAlive?.cancel()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        keepAlive?.cancel()
+        logger.info("connection closed", metadata: [
+            "conn": "\(info.id)", "code": "\(closedCode.map(\.description) ?? "none")",
+            "messagesIn": "\(messagesIn)", "messagesOut": "\(messagesOut)", "bytesIn": "\(bytesIn)", "bytesOut": "\(bytesOut)",
+        ])
+        connection.closed(code: closedCode)
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ShutdownEvent {
+            close(.goingAway, "server shutting down", context: context)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        lastInbound = .now()
+        guard !closing else { return }
+        guard let opcode = MessageAssembler.Opcode(frame.opcode) else {
+            return close(.protocolError, "unknown opcode", context: context)
+        }
+        let header = MessageAssembler.FrameHeader(fin: frame.fin, rsv1: frame.rsv1, rsv2: frame.rsv2, rsv3: frame.rsv3,
+                                                  opcode: opcode, masked: frame.maskKey != nil)
+        if let failure = assembler.check(header: header, payloadLength: frame.length) {
+            return perform(failure, context: context)
+        }
+        var data = frame.unmaskedData
+        let payload = data.readBytes(length: data.readableBytes) ?? []
+        perform(assembler.receive(header: header, payload: payload), context: context)
+    }
+
+    private func perform(_ action: MessageAssembler.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .none:
+            return
+        case .ping(let payload):
+            write(WebSocketFrame(fin: true, opcode: .pong, data: context.channel.allocator.buffer(bytes: payload)), context: context)
+        case .peerClosed(let code, _):
+            closedCode = code
+            close(code == nil ? .normal : (code! == .goingAway ? .goingAway : .normal), "", context: context)
+        case .fail(let code, let reason):
+            logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "\(code)", "reason": "\(reason)"])
+            close(code, reason, context: context)
+        case .message(let text, let compressed, let payload):
+            guard text else {
+                return close(.unacceptableData, "binary messages are not accepted: send one envelope per text frame", context: context)
+            }
+            var message = payload
+            if compressed, let codec {
+                do { message = try codec.inflate(payload) } catch {
+                    let code: CloseCode = error.kind == .tooLarge ? .messageTooBig : .invalidPayload
+                    logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "\(code)", "reason": "\(error)"])
+                    return close(code, error.description, context: context)
+                }
+            }
+            guard String(validating: message, as: UTF8.self) != nil else {
+                logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "1007", "reason": "invalid UTF-8"])
+                return close(.invalidPayload, "text message is not valid UTF-8", context: context)
+            }
+            messagesIn += 1
+            bytesIn += message.count
+            connection.received(message)
+        }
+    }
+
+    /// Sends one text message (deflated when negotiated).
+    func send(_ message: [UInt8], context: ChannelHandlerContext) {
+        guard !closing, context.channel.isActive else { return }
+        var payload = message
+        var compressed = false
+        if let codec {
+            do { payload = try codec.deflate(message); compressed = true } catch {
+                logger.error("deflate failed", metadata: ["conn": "\(info.id)", "error": "\(error)"])
+                return close(.internalError, "deflate failed", context: context)
+            }
+        }
+        messagesOut += 1
+        bytesOut += message.count
+        let frame = WebSocketFrame(fin: true, rsv1: compressed, opcode: .text, data: context.channel.allocator.buffer(bytes: payload))
+        write(frame, context: context)
+    }
+
+    private func write(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+        let size = frame.length
+        queuedBytes += size
+        if queuedBytes > configuration.maxOutboundQueuedBytes {
+            logger.notice("peer stopped reading; dropping connection", metadata: ["conn": "\(info.id)", "queued": "\(queuedBytes)"])
+            closing = true
+            closedCode = .policyViolation
+            context.close(promise: nil)
+            return
+        }
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in loopBound.value.queuedBytes -= size }
+    }
+
+    /// Sends a close frame with `code`, then closes the channel.
+    func close(_ code: CloseCode, _ reason: String, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        if closedCode == nil { closedCode = code }
+        var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        data.writeInteger(code.rawValue)
+        data.writeString(String(reason.utf8.prefix(123)) ?? "")
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in ctx.value.close(promise: nil) }
+    }
+
+    /// Keep-alive: ping, or close when the peer has been silent too long.
+    private func tick(context: ChannelHandlerContext) {
+        guard !closing else { return }
+        let idle = NIODeadline.now() - lastInbound
+        if idle > .milliseconds(Int64(configuration.idleTimeout * 1000)) {
+            logger.notice("idle timeout", metadata: ["conn": "\(info.id)"])
+            return close(.goingAway, "idle timeout", context: context)
+        }
+        write(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(string: "keepalive")), context: context)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        logger.notice("connection error", metadata: ["conn": "\(info.id)", "error": "\(error)"])
+        if closedCode == nil, let e = error as? NIOWebSocketError {
+            closedCode = e == .invalidFrameLength ? .messageTooBig : .protocolError
+        }
+        context.close(promise: nil)
+    }
+}
+
+extension MessageAssembler.Opcode {
+    init?(_ opcode: WebSocketOpcode) {
+        self.init(rawValue: UInt8(webSocketOpcode: opcode))
+    }
+}

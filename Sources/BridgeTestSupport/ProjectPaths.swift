@@ -1,0 +1,65 @@
+import Foundation
+
+/// Paths tests need: the project root, shared test data, the built CLI.
+public enum ProjectPaths {
+    /// The package root (the folder holding Package.swift).
+    public static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        // Sources/BridgeTestSupport/ProjectPaths.swift -> root
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// `../shared/testdata` beside the project root.
+    public static let sharedTestData: URL = root.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+
+    /// The debug build of the `bridgescope` executable (built by `swift build` before tests).
+    public static var binary: URL {
+        let candidates = [".build/debug/bridgescope", ".build/x86_64-unknown-linux-gnu/debug/bridgescope",
+                          ".build/aarch64-unknown-linux-gnu/debug/bridgescope"]
+        for c in candidates {
+            let u = root.appendingPathComponent(c)
+            if FileManager.default.isExecutableFile(atPath: u.path) { return u }
+        }
+        return root.appendingPathComponent(candidates[0])
+    }
+}
+
+/// The result of running a process to completion.
+public struct ProcessResult: Sendable {
+    /// Exit status.
+    public var status: Int32
+    /// Everything written to standard output.
+    public var stdout: String
+    /// Everything written to standard error.
+    public var stderr: String
+}
+
+/// Runs `bridgescope` with arguments and optional standard input; waits for it.
+public func runBridgescope(_ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+    try runProcess(ProjectPaths.binary, arguments, stdin: stdin)
+}
+
+/// Runs an executable with arguments and optional standard input; waits for it.
+public func runProcess(_ executable: URL, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+    let p = Process()
+    p.executableURL = executable
+    p.arguments = arguments
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = inp
+    try p.run()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var outData = Data(), errData = Data()
+    group.enter()
+    DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    group.enter()
+    DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    if let stdin { inp.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try? inp.fileHandleForWriting.close()
+    p.waitUntilExit()
+    group.wait()
+    return ProcessResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}

@@ -1,0 +1,101 @@
+import CompressNIO
+import NIOCore
+
+/// Why a permessage-deflate payload could not be inflated or deflated.
+public struct DeflateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// The inflated message would exceed the limit.
+        case tooLarge
+        /// The compressed data is corrupt.
+        case corrupt
+        /// zlib failed otherwise.
+        case zlib
+    }
+    /// What went wrong.
+    public var kind: Kind
+    /// A sentence for logs.
+    public var description: String
+}
+
+/// The RFC 7692 codec of one connection: inflates received messages and deflates sent
+/// ones, keeping the LZ77 context across messages unless "no context takeover" was agreed.
+///
+/// Not `Sendable`: it holds zlib streams; use it from one connection's event loop.
+public final class PerMessageDeflate {
+    /// The negotiated parameters.
+    public let agreement: DeflateAgreement
+    /// Largest inflated message accepted, in bytes; checked while inflating, so a
+    /// deflate bomb costs at most this much memory.
+    public let maxMessageBytes: Int
+    /// Whether this side is the server (decides which direction's parameters apply).
+    public let isServer: Bool
+    private let inflater: ZlibDecompressor
+    private let deflater: ZlibCompressor
+    private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
+
+    /// Creates the codec for one connection.
+    public init(agreement: DeflateAgreement, maxMessageBytes: Int, isServer: Bool = true) throws {
+        self.agreement = agreement
+        self.maxMessageBytes = maxMessageBytes
+        self.isServer = isServer
+        let outBits = isServer ? agreement.serverMaxWindowBits : max(9, agreement.clientMaxWindowBits)
+        self.inflater = try ZlibDecompressor(algorithm: .deflate, windowSize: 15)
+        self.deflater = try ZlibCompressor(algorithm: .deflate,
+                                           configuration: ZlibConfiguration(windowSize: Int32(outBits), compressionLevel: 6))
+    }
+
+    /// Inflates one received message (RFC 7692 §7.2.2: append 00 00 FF FF, inflate).
+    public func inflate(_ payload: [UInt8]) throws(DeflateError) -> [UInt8] {
+        var input = ByteBuffer(bytes: payload)
+        input.writeBytes(Self.tail)
+        var output = ByteBuffer()
+        output.reserveCapacity(min(max(payload.count * 4, 256), maxMessageBytes + 1))
+        while true {
+            do {
+                try inflater.inflate(from: &input, to: &output)
+                if input.readableBytes == 0 { break }
+            } catch let e as CompressNIOError where e == .bufferOverflow {
+                if output.readableBytes > maxMessageBytes {
+                    throw DeflateError(kind: .tooLarge, description: "inflated message over the limit of \(maxMessageBytes) bytes")
+                }
+                output.reserveCapacity(min(output.capacity * 2, maxMessageBytes + 1024))
+            } catch let e as CompressNIOError where e == .inputBufferOverflow {
+                break
+            } catch let e as CompressNIOError where e == .corruptData {
+                throw DeflateError(kind: .corrupt, description: "compressed message is corrupt")
+            } catch {
+                throw DeflateError(kind: .zlib, description: "inflate failed: \(error)")
+            }
+        }
+        if output.readableBytes > maxMessageBytes {
+            throw DeflateError(kind: .tooLarge, description: "inflated message over the limit of \(maxMessageBytes) bytes")
+        }
+        let peerResets = isServer ? agreement.clientNoContextTakeover : agreement.serverNoContextTakeover
+        if peerResets { try? inflater.reset() }
+        return output.readBytes(length: output.readableBytes) ?? []
+    }
+
+    /// Deflates one message to send (sync flush, trailing 00 00 FF FF removed).
+    public func deflate(_ message: [UInt8]) throws(DeflateError) -> [UInt8] {
+        var input = ByteBuffer(bytes: message)
+        var output = ByteBuffer()
+        output.reserveCapacity(deflater.maxSize(from: input) + 64)
+        while true {
+            do {
+                try deflater.deflate(from: &input, to: &output, flush: .sync)
+                if input.readableBytes == 0 && output.writableBytes > 0 { break }
+                output.reserveCapacity(output.capacity * 2)
+            } catch let e as CompressNIOError where e == .bufferOverflow {
+                output.reserveCapacity(output.capacity * 2)
+            } catch {
+                throw DeflateError(kind: .zlib, description: "deflate failed: \(error)")
+            }
+        }
+        var bytes = output.readBytes(length: output.readableBytes) ?? []
+        if bytes.count >= 4 && Array(bytes.suffix(4)) == Self.tail { bytes.removeLast(4) }
+        let resets = isServer ? agreement.serverNoContextTakeover : agreement.clientNoContextTakeover
+        if resets { try? deflater.reset() }
+        return bytes
+    }
+}

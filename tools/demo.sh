@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `make demo`: the main job end to end, as far as it exists. Each step says what it shows.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=.build/debug/bridgescope
+step() { printf '\n\033[1m== %s\033[0m\n' "$*" 2>/dev/null || printf '\n== %s\n' "$*"; }
+
+step "1. Validate a clean recorded passport session (expect: no findings)"
+$BIN validate captures/sample-passport.jsonl
+
+step "2. Validate a session with protocol violations (expect: findings, exit 1)"
+$BIN validate captures/sample-broken.jsonl
+echo "exit status: $? (1 = error-severity findings)"
+
+if [[ -x tools/demo-host.sh ]]; then
+  step "3. A scripted passport journey through the reference host (host --stdio)"
+  tools/demo-host.sh
+fi
