@@ -1,0 +1,119 @@
+import BridgeHost
+import BridgeProtocol
+
+/// The fast path: the reference host's ``HostStateMachine`` in a ``HostSimulator`` on
+/// virtual time, in this process. A run copies a pristine machine (a value type, so the
+/// copy is cheap), starts it, plays the steps (advancing virtual time by each step's
+/// delay), then lets the host go quiet and records what is left pending.
+public struct InProcessTarget: Sendable {
+    /// The scenario the host runs.
+    public let scenario: Scenario
+    /// The limits the host runs with.
+    public let limits: HostLimits
+    /// An optional interceptor standing between the fuzzer and the machine (benchmarks
+    /// use it to build deliberately broken hosts; the shipped host never has one).
+    public var interceptor: (any HostInterceptor)?
+    private let pristine: HostStateMachine
+
+    /// Builds the host once; every run starts from a copy.
+    public init(scenario: Scenario = .default, limits: HostLimits = .default, interceptor: (any HostInterceptor)? = nil) {
+        self.scenario = scenario
+        self.limits = limits
+        self.interceptor = interceptor
+        self.pristine = scenario.makeMachine(eventIDSeed: 0x5EED, limits: limits)
+    }
+
+    /// The checker matching this target: the scenario's model and the host's pending limit.
+    public func checker(oracles: Set<Oracle> = Set(Oracle.all)) -> TraceChecker {
+        TraceChecker(model: CapabilityModel(scenario), pendingLimit: limits.maxPendingRequests, oracles: oracles)
+    }
+
+    /// Runs one case and returns what happened.
+    public func execute(_ input: FuzzInput) -> Trace {
+        var sim = HostSimulator(machine: pristine)
+        var trace = Trace(exactTiming: true)
+        var hook = interceptor
+        sim.start()
+        drain(&sim, &trace, &hook)
+        for (i, step) in input.steps.enumerated() {
+            if step.delayMs > 0 {
+                sim.advance(by: step.delayMs)
+                drain(&sim, &trace, &hook)
+            }
+            switch step.kind {
+            case .message(let bytes):
+                trace.events.append(.sent(step: i, bytes: bytes, atMs: sim.now))
+                if hook != nil {
+                    let now = sim.now
+                    let actions = hook!.receive(bytes, machine: &sim.machine, now: now)
+                    sim.apply(actions)
+                    if let failure = hook!.failure {
+                        trace.targetFailure = failure
+                        return trace
+                    }
+                } else {
+                    sim.receive(bytes)
+                }
+            case .toggle(let t):
+                t.apply(to: &sim.machine)
+                trace.events.append(.toggled(step: i, t, atMs: sim.now))
+            }
+            drain(&sim, &trace, &hook)
+        }
+        sim.runUntilIdle(limitMs: FuzzLimits.quietLimitMs)
+        drain(&sim, &trace, &hook)
+        if hook != nil {
+            for m in hook!.finish(machine: &sim.machine, now: sim.now) {
+                trace.events.append(.received(bytes: m.bytes, atMs: m.envelope.timestamp))
+            }
+        }
+        trace.neverQuiet = sim.timerCount > 0
+        trace.pendingAfterQuiet = sim.machine.pendingCount
+        trace.timersAfterQuiet = sim.machine.timerCount
+        var seenEvents = Set<String>()
+        for entry in sim.log where seenEvents.insert(entry.event).inserted {
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in entry.event.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+            trace.extraFeatures.append(h)
+        }
+        return trace
+    }
+
+    private func drain(_ sim: inout HostSimulator, _ trace: inout Trace, _ hook: inout (any HostInterceptor)?) {
+        var sent = sim.takeSent()
+        if hook != nil { sent = hook!.outbound(sent, machine: &sim.machine, now: sim.now) }
+        for m in sent {
+            trace.events.append(.received(bytes: m.bytes, atMs: m.envelope.timestamp))
+        }
+    }
+}
+
+/// Stands between the fuzzer and an in-process host: sees every received message and
+/// every batch of sent messages, and may change them. Used by the bug-finding benchmark
+/// to build broken host variants outside the shipped host, and by tests.
+public protocol HostInterceptor: Sendable {
+    /// A message from the web side: return the actions to perform (default behaviour:
+    /// `machine.receive(bytes, now: now)`).
+    mutating func receive(_ bytes: [UInt8], machine: inout HostStateMachine, now: Int64) -> [HostAction]
+    /// Messages the host sent: return what goes on the wire.
+    mutating func outbound(_ messages: [OutboundMessage], machine: inout HostStateMachine, now: Int64) -> [OutboundMessage]
+    /// The web side went quiet and the host drained: last messages to send.
+    mutating func finish(machine: inout HostStateMachine, now: Int64) -> [OutboundMessage]
+    /// Set to describe a simulated crash: the run stops and reports it as a crash.
+    var failure: String? { get }
+}
+
+extension HostInterceptor {
+    /// Passes the message to the machine.
+    public mutating func receive(_ bytes: [UInt8], machine: inout HostStateMachine, now: Int64) -> [HostAction] {
+        machine.receive(bytes, now: now)
+    }
+    /// Sends everything unchanged.
+    public mutating func outbound(_ messages: [OutboundMessage], machine: inout HostStateMachine, now: Int64) -> [OutboundMessage] {
+        messages
+    }
+    /// Sends nothing more.
+    public mutating func finish(machine: inout HostStateMachine, now: Int64) -> [OutboundMessage] { [] }
+    /// No crash.
+    public var failure: String? { nil }
+}
