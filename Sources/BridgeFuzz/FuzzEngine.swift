@@ -58,7 +58,8 @@ public final class FuzzEngine {
         self.rng = FuzzRandom(seed: configuration.seed)
         self.checker = target.checker(oracles: configuration.oracles)
         self.messageOracles = MessageOracles(oracles: configuration.oracles.intersection([.roundTrip, .jsonAgreement]))
-        self.mutator = FuzzMutator(mode: configuration.mode, toggles: target.supportsToggles && configuration.toggles)
+        self.mutator = FuzzMutator(mode: configuration.mode, toggles: target.supportsToggles && configuration.toggles,
+                                   weights: configuration.singleMessage ? [40, 40, 20, 0] : [30, 30, 15, 25])
         self.start = clock.now
     }
 
@@ -83,7 +84,7 @@ public final class FuzzEngine {
         while true {
             if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { break }
             sinceCheck += 1
-            if sinceCheck >= 64 {
+            if sinceCheck >= 8 {
                 sinceCheck = 0
                 updateTime()
                 if let t = configuration.maxSeconds, stats.seconds >= t { break }
@@ -116,7 +117,12 @@ public final class FuzzEngine {
             let recent = corpus.count / 8
             return corpus[corpus.count - 1 - rng.below(recent)]
         }
-        return corpus[rng.below(corpus.count)]
+        // Half the other picks are a tournament of two won by the shorter case, so cheap
+        // cases are mutated more often than the occasional thousand-step one.
+        let a = corpus[rng.below(corpus.count)]
+        guard rng.oneIn(2) else { return a }
+        let b = corpus[rng.below(corpus.count)]
+        return a.steps.count <= b.steps.count ? a : b
     }
 
     func updateTime() {
@@ -207,13 +213,16 @@ public struct FuzzConfiguration: @unchecked Sendable {
     public var maxCorpus: Int
     /// Whether toggles may be inserted (when the target supports them). Default true.
     public var toggles: Bool
-    /// Called about every 64 executions with the statistics.
+    /// Mutate single messages only (no sequence mutations): the speed benchmark's
+    /// single-envelope mode, and the JSON and decoder libFuzzer targets' custom mutator.
+    public var singleMessage: Bool
+    /// Called about every 8 executions with the statistics.
     public var progress: ((FuzzEngine.Stats) -> Void)?
 
     /// Creates a configuration.
     public init(seed: UInt64 = 1, mode: FuzzMutator.Mode = .structureAware, oracles: Set<Oracle> = Set(Oracle.all),
                 maxRuns: UInt64? = nil, maxSeconds: Double? = nil, minimize: Bool = true, minimizeBudget: Int = 3000,
-                maxCorpus: Int = 20_000, toggles: Bool = true, progress: ((FuzzEngine.Stats) -> Void)? = nil) {
+                maxCorpus: Int = 20_000, toggles: Bool = true, singleMessage: Bool = false, progress: ((FuzzEngine.Stats) -> Void)? = nil) {
         self.seed = seed
         self.mode = mode
         self.oracles = oracles
@@ -223,6 +232,7 @@ public struct FuzzConfiguration: @unchecked Sendable {
         self.minimizeBudget = minimizeBudget
         self.maxCorpus = maxCorpus
         self.toggles = toggles
+        self.singleMessage = singleMessage
         self.progress = progress
     }
 }

@@ -15,12 +15,20 @@ public struct InProcessTarget: Sendable {
     public var interceptor: (any HostInterceptor)?
     private let pristine: HostStateMachine
 
-    /// Builds the host once; every run starts from a copy.
-    public init(scenario: Scenario = .default, limits: HostLimits = .default, interceptor: (any HostInterceptor)? = nil) {
+    /// Builds the host once; every run starts from a copy. `images` chooses the stub
+    /// pictures' size (default ``StubImages/small``: same answers with tiny pictures).
+    public init(scenario: Scenario = .default, limits: HostLimits = .default, images: StubImages = .small,
+                interceptor: (any HostInterceptor)? = nil) {
         self.scenario = scenario
         self.limits = limits
         self.interceptor = interceptor
-        self.pristine = scenario.makeMachine(eventIDSeed: 0x5EED, limits: limits)
+        var m = scenario.makeMachine(eventIDSeed: 0x5EED, limits: limits)
+        if images == .small {
+            for kind in SlotKind.allCases where scenario[slot: kind].handler {
+                m.setSlotHandler(kind, .scripted(scenario.smallImageBehaviour(kind)))
+            }
+        }
+        self.pristine = m
     }
 
     /// The checker matching this target: the scenario's model and the host's pending limit.

@@ -87,29 +87,29 @@ extension CheckState {
         String(JSONWriter().string(v).prefix(200))
     }
 
-    /// ``Oracle/oneCapturePerSlot``.
+    /// ``Oracle/oneCapturePerSlot``. Per slot, in send order, it keeps the latest final
+    /// index among the requests that held the slot: an earlier holder still active when a
+    /// later request arrived (exact timing) or answered after it (over the wire) means two
+    /// captures overlapped; a `BUSY` with no holder active is unjustified.
     mutating func checkCaptures(_ features: inout FeatureSink) {
-        for (bi, b) in captures.enumerated() {
-            guard b.finalIndex != nil else { continue }
-            let earlier = captures[..<bi].filter { $0.slot == b.slot && $0.occupied }
+        var latestEnd: [SlotKind: (index: Int, id: String, step: Int)] = [:]
+        for b in captures {
+            guard let bFinal = b.finalIndex else { continue }
+            let holder = latestEnd[b.slot]
             if b.isBusy {
                 features.add("busy", b.slot.rawValue)
-                let holder = earlier.first { ($0.finalIndex ?? Int.max) > b.sentIndex }
-                if holder == nil && !pendingLimitReached(b.openCountAtSend) {
+                if (holder?.index ?? -1) < b.sentIndex && !pendingLimitReached(b.openCountAtSend) {
                     fail(.oneCapturePerSlot, "unjustified-busy \(b.slot)",
                          "\(b.slot.action) \(quote(b.id)) (step \(b.step)) was answered BUSY while no other \(b.slot) capture was in progress")
                 }
                 continue
             }
             guard b.occupied else { continue }
-            for a in earlier {
-                let overlap = exact ? a.finalIndex! > b.sentIndex : a.finalIndex! > b.finalIndex!
-                if overlap {
-                    fail(.oneCapturePerSlot, "concurrent-captures \(b.slot)",
-                         "\(b.slot.action) \(quote(b.id)) (step \(b.step)) was served while \(quote(a.id)) (step \(a.step)) still held \(b.slot); expected BUSY")
-                    break
-                }
+            if let a = holder, exact ? a.index > b.sentIndex : a.index > bFinal {
+                fail(.oneCapturePerSlot, "concurrent-captures \(b.slot)",
+                     "\(b.slot.action) \(quote(b.id)) (step \(b.step)) was served while \(quote(a.id)) (step \(a.step)) still held \(b.slot); expected BUSY")
             }
+            if (holder?.index ?? -1) < bFinal { latestEnd[b.slot] = (bFinal, b.id, b.step) }
         }
     }
 }
