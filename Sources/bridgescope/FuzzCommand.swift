@@ -113,9 +113,9 @@ struct FuzzCommand: AsyncParsableCommand {
     func reproduceCase(_ path: String, _ o: FuzzOptions) async throws -> Never {
         let c = try CorpusStore.readCase(path)
         let scenario = try o.scenarioPath.map { _ in try o.loadScenario().0 }
-        let target: (any FuzzTarget)?
+        let target: any FuzzTarget
         switch o.target {
-        case .inproc: target = nil
+        case .inproc: target = o.inProcessTarget(try FuzzReproducer.scenario(for: c, override: scenario))
         case .stdio(let cmd): target = StdioTarget(command: cmd, scenario: scenario)
         case .webSocket(let url): target = WebSocketTarget(url: url, scenario: scenario)
         }
