@@ -5,7 +5,7 @@ BIN := .build/debug/bridgescope
 .PHONY: setup build test demo bench bench-json rules-doc clean
 
 setup:
-	@tools/setup.sh
+	@tools/setup.sh --with-browser
 
 build: setup
 	$(SWIFT) build

@@ -22,6 +22,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.4.0"),
     ],
@@ -45,6 +46,15 @@ let package = Package(
         .target(
             name: "BridgeArchive",
             dependencies: ["BridgeJSON", "CZstd", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgeAnalysis",
+            dependencies: [
+                "BridgeProtocol", "BridgeJSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -107,7 +117,8 @@ let package = Package(
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient", "BridgeFuzz",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient",
+                "BridgeAnalysis", "BridgeFuzz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -117,6 +128,8 @@ let package = Package(
         .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeTestSupport"],
+                    exclude: ["Fixtures", "Golden"], swiftSettings: strict),
         .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),

@@ -16,3 +16,8 @@ if [[ -x tools/demo-host.sh ]]; then
   step "3. A scripted passport journey through the reference host (host --stdio)"
   tools/demo-host.sh
 fi
+
+step "4. The passport journey in headless Chromium against the host over WebSocket"
+mkdir -p .demo
+tools/run-journey passport --transcript .demo/passport.tap.jsonl
+echo "transcript (tap log): .demo/passport.tap.jsonl"

@@ -140,6 +140,7 @@ extension HostStateMachine {
 
     mutating func finish(_ p: Pending, now: Int64, _ out: inout [HostAction]) {
         pending.removeValue(forKey: p.token.correlationId)
+        pendingBytes -= p.size
         if case .slot(let slot) = p.route, slots[slot]!.active == p.token { slots[slot]!.active = nil }
         if let t = p.timer, timers.removeValue(forKey: t) != nil { out.append(.cancelTimer(t)) }
     }

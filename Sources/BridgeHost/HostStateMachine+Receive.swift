@@ -35,7 +35,7 @@ extension HostStateMachine {
             rejectInvalid(byteCount: bytes.count, result, now: now, &out)
             return out
         }
-        remember(envelope)
+        remember(envelope, size: bytes.count)
         out.append(.log(HostLogEntry(.debug, "received", "\(envelope.type) \(envelope.payload.action)",
                                      correlationId: envelope.correlationId, findings: result.findings)))
         if !result.findings.isEmpty {
@@ -45,7 +45,7 @@ extension HostStateMachine {
         }
         out.append(.notifyReceived(envelope))
         if envelope.type == .request {
-            route(envelope, now: now, &out)
+            route(envelope, size: bytes.count, now: now, &out)
         } else {
             out.append(.log(HostLogEntry(.info, "web-event", "event \(envelope.payload.action) from the web side",
                                          correlationId: envelope.correlationId)))
@@ -83,19 +83,22 @@ extension HostStateMachine {
                                                    answered: answered)))
     }
 
-    mutating func remember(_ envelope: Envelope) {
-        let max = settings.limits.maxReceivedHistory
-        guard max > 0 else { return }
-        if history.count < max {
-            history.append(envelope)
-        } else {
-            history[historyStart] = envelope
-            historyStart = (historyStart + 1) % max
+    /// Keeps the envelope in the bounded history (count and bytes), oldest out first.
+    mutating func remember(_ envelope: Envelope, size: Int) {
+        let limits = settings.limits
+        guard limits.maxReceivedHistory > 0, size <= limits.maxReceivedHistoryBytes else { return }
+        history.append((envelope, size))
+        historyBytes += size
+        var drop = 0
+        while history.count - drop > limits.maxReceivedHistory || historyBytes > limits.maxReceivedHistoryBytes {
+            historyBytes -= history[drop].size
+            drop += 1
         }
+        if drop > 0 { history.removeFirst(drop) }
     }
 
     /// Routes a valid request (PROTOCOL.md §2–§3).
-    mutating func route(_ request: Envelope, now: Int64, _ out: inout [HostAction]) {
+    mutating func route(_ request: Envelope, size: Int, now: Int64, _ out: inout [HostAction]) {
         let id = request.correlationId
         let action = request.payload.action
         if pending[id] != nil {
@@ -116,17 +119,19 @@ extension HostStateMachine {
                                                recoverable: true), now: now, &out)
             return
         }
-        if pending.count >= settings.limits.maxPendingRequests {
-            let max = settings.limits.maxPendingRequests
-            out.append(.log(HostLogEntry(.warning, "too-many-pending", "\(pending.count) requests in progress",
-                                         correlationId: id)))
-            sendResponse(to: request, .failure(.busy, "The host already has \(max) requests in progress (limit \(max))",
-                                               recoverable: true), now: now, &out)
+        let limits = settings.limits
+        if pending.count >= limits.maxPendingRequests || pendingBytes + size > limits.maxPendingBytes {
+            let message = pending.count >= limits.maxPendingRequests
+                ? "The host already has \(limits.maxPendingRequests) requests in progress (limit \(limits.maxPendingRequests))"
+                : "The host already holds \(pendingBytes) bytes of requests in progress (limit \(limits.maxPendingBytes))"
+            out.append(.log(HostLogEntry(.warning, "too-many-pending",
+                                         "\(pending.count) requests (\(pendingBytes) bytes) in progress", correlationId: id)))
+            sendResponse(to: request, .failure(.busy, message, recoverable: true), now: now, &out)
             return
         }
         if let slot, isSupported(slot) {
             let handler = slots[slot]!.handler!
-            let token = admit(request, route: .slot(slot), now: now)
+            let token = admit(request, size: size, route: .slot(slot), now: now)
             slots[slot]!.active = token
             let index = slots[slot]!.served
             slots[slot]!.served += 1
@@ -137,12 +142,12 @@ extension HostStateMachine {
             let handler = customCapabilities[i].handler
             let index = customCapabilities[i].served
             customCapabilities[i].served += 1
-            let token = admit(request, route: .custom(action.rawValue), now: now)
+            let token = admit(request, size: size, route: .custom(action.rawValue), now: now)
             startHandler(handler, index: index, token: token, request: request, route: .custom(action.rawValue), now: now, &out)
             return
         }
         if let handler = configurationHandlers[action.rawValue] {
-            let token = admit(request, route: .configuration(action.rawValue), now: now)
+            let token = admit(request, size: size, route: .configuration(action.rawValue), now: now)
             startHandler(handler, index: 0, token: token, request: request, route: .configuration(action.rawValue), now: now, &out)
             return
         }
@@ -156,16 +161,17 @@ extension HostStateMachine {
             sendResponse(to: request, response, now: now, &out)
             return
         }
-        let token = admit(request, route: .delegate, now: now)
+        let token = admit(request, size: size, route: .delegate, now: now)
         out.append(.log(HostLogEntry(.info, "unhandled", "no handler for \(action); offered to the delegate",
                                      correlationId: id)))
         out.append(.offerUnhandled(request, token))
     }
 
-    mutating func admit(_ request: Envelope, route: Route, now: Int64) -> RequestToken {
+    mutating func admit(_ request: Envelope, size: Int, route: Route, now: Int64) -> RequestToken {
         nextSerial += 1
         let token = RequestToken(correlationId: request.correlationId, serial: nextSerial)
-        pending[request.correlationId] = Pending(request: request, route: route, token: token, receivedAt: now)
+        pending[request.correlationId] = Pending(request: request, route: route, token: token, receivedAt: now, size: size)
+        pendingBytes += size
         return token
     }
 
@@ -177,6 +183,10 @@ extension HostStateMachine {
             out.append(.startHandler(HandlerStart(token: token, request: request, route: route)))
         case .scripted(let behaviour):
             let response = behaviour.response(index: index, request: request)
+            if behaviour.latencyMs == 0 {
+                complete(token, with: response, now: now, into: &out)
+                return
+            }
             let timer = makeTimer(.scripted(token, response))
             pending[token.correlationId]!.timer = timer
             out.append(.scheduleTimer(timer, at: now + behaviour.latencyMs))

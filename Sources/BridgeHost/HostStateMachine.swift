@@ -82,6 +82,7 @@ public struct HostStateMachine: Sendable {
         var route: Route
         var token: RequestToken
         var receivedAt: Int64
+        var size: Int
         var acknowledged = false
         var timer: TimerID?
     }
@@ -98,8 +99,9 @@ public struct HostStateMachine: Sendable {
     var configurationHandlers: [String: HandlerKind] = [:]
     var pending: [String: Pending] = [:]
     var timers: [TimerID: TimerPurpose] = [:]
-    var history: [Envelope] = []
-    var historyStart = 0
+    var history: [(envelope: Envelope, size: Int)] = []
+    var historyBytes = 0
+    var pendingBytes = 0
     var nextSerial: UInt64 = 0
     var nextTimer: UInt64 = 0
     var eventIDs: EventIDGenerator
@@ -215,6 +217,9 @@ extension HostStateMachine {
     /// Number of requests in progress.
     public var pendingCount: Int { pending.count }
 
+    /// Bytes (as received) of the requests in progress.
+    public var pendingByteCount: Int { pendingBytes }
+
     /// Number of timers the driver should be running.
     public var timerCount: Int { timers.count }
 
@@ -223,6 +228,6 @@ extension HostStateMachine {
 
     /// The last ``HostLimits/maxReceivedHistory`` valid envelopes received, oldest first.
     public var receivedMessages: [Envelope] {
-        Array(history[historyStart...] + history[..<historyStart])
+        history.map(\.envelope)
     }
 }

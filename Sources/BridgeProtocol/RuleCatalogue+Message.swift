@@ -149,8 +149,4 @@ extension RuleCatalogue {
              explanation: "Envelopes are UTF-8 JSON text. Check the transport's encoding (a Latin-1 conversion on the way is the usual cause).",
              source: "RFC 8259 §8.1; PROTOCOL.md §5"),
     ]
-
-    /// Session-level rules (analyzer, recorder, replay). Their ids are reserved here so
-    /// the catalogue stays one table; later modules append to this list.
-    public static let sessionRules: [Rule] = []
 }

@@ -45,7 +45,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
             send: { bytes in eventLoop.execute { loopBound.value.send(bytes, context: ctx.value) } },
             close: { code, reason in eventLoop.execute { loopBound.value.close(code, reason, context: ctx.value) } }
         )
-        logger.info("connection open", metadata: ["conn": "\(info.id)", "remote": "\(info.remote)",
+        logger.notice("connection open", metadata: ["conn": "\(info.id)", "remote": "\(info.remote)",
                                                   "origin": "\(info.origin ?? "-")", "deflate": "\(info.deflate)"])
         let interval = TimeAmount.milliseconds(Int64(configuration.pingInterval * 1000))
         keepAlive = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
@@ -60,7 +60,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
 
     func channelInactive(context: ChannelHandlerContext) {
         keepAlive?.cancel()
-        logger.info("connection closed", metadata: [
+        logger.notice("connection closed", metadata: [
             "conn": "\(info.id)", "code": "\(closedCode.map(\.description) ?? "none")",
             "messagesIn": "\(messagesIn)", "messagesOut": "\(messagesOut)", "bytesIn": "\(bytesIn)", "bytesOut": "\(bytesOut)",
         ])

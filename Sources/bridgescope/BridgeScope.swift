@@ -10,6 +10,7 @@ struct BridgeScope: AsyncParsableCommand {
         subcommands: [
             ValidateCommand.self,
             RulesCommand.self,
+            AnalyzeCommand.self,
             FuzzCommand.self,
             HostCommand.self,
             // subcommands: keep one per line, in alphabetical order after the first two

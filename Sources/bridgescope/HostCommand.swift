@@ -1,5 +1,7 @@
 import ArgumentParser
 import BridgeHost
+import BridgeServer
+import Foundation
 import Logging
 
 #if canImport(Glibc)
@@ -30,6 +32,30 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Serve one web side over standard input and output, one envelope per line.")
     var stdio = false
 
+    @Option(help: "Serve WebSocket (/bridge) and HTTP (/bridge.js, /journeys/, /healthz) on HOST:PORT (default 127.0.0.1:8787 when --stdio is not given).")
+    var listen: String?
+
+    @Option(help: "Allowed WebSocket Origin (repeatable). Default: loopback origins only.")
+    var origin: [String] = []
+
+    @Option(help: "Largest WebSocket message in bytes (default 16 MiB).")
+    var maxMessage: Int = 16 << 20
+
+    @Flag(help: "Do not negotiate permessage-deflate.")
+    var noDeflate = false
+
+    @Option(help: "Folder of journeys served under /journeys/ (default: tools/journey).")
+    var journeys: String?
+
+    @Option(help: "Seconds without traffic before an idle WebSocket is closed (default 120).")
+    var idleTimeout: Double = 120
+
+    @Flag(help: "Stop after the first journey.complete or journey.error; exit 0 on complete, 1 on error.")
+    var exitOnJourneyEnd = false
+
+    @Option(help: "Write every message of the run as a tap log (docs/FORMAT.md) to this file.")
+    var transcript: String?
+
     @Option(help: "A scenario file (docs/SCENARIOS.md) scripting the host.")
     var scenario: String?
 
@@ -40,9 +66,21 @@ struct HostCommand: AsyncParsableCommand {
     var seed: UInt64?
 
     func validate() throws {
-        guard stdio else { throw ValidationError("choose a transport: --stdio") }
+        if stdio && listen != nil {
+            printError("bridgescope host: choose one transport: --stdio or --listen")
+            throw Exit.usage
+        }
+        if !stdio, parseListen(listen ?? "127.0.0.1:8787") == nil {
+            printError("bridgescope host: --listen takes HOST:PORT, e.g. 127.0.0.1:8787")
+            throw Exit.usage
+        }
+        guard maxMessage > 0 && maxMessage <= 1 << 30 else {
+            printError("bridgescope host: --max-message must be between 1 and 1073741824 bytes")
+            throw Exit.usage
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be debug, info, notice, warning or error")
+            printError("bridgescope host: --log-level must be debug, info, notice, warning or error")
+            throw Exit.usage
         }
     }
 
@@ -60,8 +98,49 @@ struct HostCommand: AsyncParsableCommand {
             printError("bridgescope host: \(error)")
             throw Exit.usage
         }
-        let host = script.makeHost(clock: SystemClock(), logger: Logger(label: "bridgescope.host"), eventIDSeed: seed)
         signal(SIGPIPE, SIG_IGN)
-        await host.run(transport: StdioTransport())
+        if stdio {
+            let host = script.makeHost(clock: SystemClock(), logger: Logger(label: "bridgescope.host"), eventIDSeed: seed)
+            await host.run(transport: StdioTransport())
+            return
+        }
+        try await serve(script)
+    }
+
+    func parseListen(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (0...65535).contains(port) else { return nil }
+        let host = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    func serve(_ script: Scenario) async throws {
+        let (host, port) = parseListen(listen ?? "127.0.0.1:8787")!
+        let config = BridgeServerConfiguration(
+            host: host, port: port, maxMessageBytes: maxMessage, allowedOrigins: origin, deflate: !noDeflate,
+            idleTimeout: idleTimeout, journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory())
+        let runner: HostServerRunner
+        do {
+            runner = try HostServerRunner(
+                options: .init(server: config, scenario: script, exitOnJourneyEnd: exitOnJourneyEnd,
+                               transcriptPath: transcript, seed: seed),
+                logger: Logger(label: "bridgescope.host"))
+        } catch {
+            printError("bridgescope host: cannot write the transcript \(transcript ?? ""): \(error)")
+            throw Exit.usage
+        }
+        let signals = SignalWatcher.shutdown { Task { await runner.shutdown() } }
+        defer { signals.cancel() }
+        let outcome: JourneyOutcome?
+        do {
+            outcome = try await runner.run { listening in
+                printError("bridgescope host: listening on \(listening.webSocketURL)")
+                for url in listening.journeyURLs { printError("  journey: \(url)") }
+            }
+        } catch {
+            printError("bridgescope host: cannot listen on \(host):\(port): \(error) (is another host running? try another --listen port)")
+            throw Exit.usage
+        }
+        if exitOnJourneyEnd, let outcome, !outcome.completed { throw Exit.findings }
     }
 }

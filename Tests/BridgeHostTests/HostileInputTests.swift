@@ -121,6 +121,23 @@ struct HostileInputTests {
         #expect(Set(ids).count == n && ids.count == n)
     }
 
+    @Test func pendingAndHistoryAreBoundedInBytes() {
+        var limits = HostLimits()
+        limits.maxPendingBytes = 10_000
+        limits.maxReceivedHistoryBytes = 7_000
+        var sim = HostSimulator(machine: Scenario.default.makeMachine(eventIDSeed: 1, limits: limits))
+        let pad = String(repeating: "p", count: 3000)
+        for i in 0..<4 { sim.receive(Web.request("big\(i)", .nfcRead, data: Web.object(["pad": .string(pad)]))) }
+        let busy = WireCheck.drain(&sim)
+        #expect(busy.map(\.correlationId) == ["big3"])
+        #expect(busy.first?.payload.error?.message.hasPrefix("The host already holds") == true)
+        #expect(sim.machine.pendingCount == 3 && sim.machine.pendingByteCount < 10_000)
+        #expect(sim.machine.receivedMessages.map(\.correlationId) == ["big2", "big3"])
+        sim.advance(by: 100)
+        #expect(WireCheck.drain(&sim).count == 3)
+        #expect(sim.machine.pendingByteCount == 0)
+    }
+
     @Test func aFloodOfCaptureRequestsIsBusy() {
         var sim = startedSimulator()
         for i in 0..<1000 { sim.receive(Web.capture("d\(i)", side: "front")) }

@@ -1,0 +1,125 @@
+import BridgeProtocol
+
+/// A request waiting for its final response.
+struct OpenRequest {
+    var id: String
+    var action: String
+    var sent: Int64
+    var record: Int
+    var acknowledged: Int64?
+    var stepIndex: Int?
+    /// Set when the request arrived while another request held its typed slot: the
+    /// host must answer it BUSY.
+    var busyWith: String?
+    /// The request's data, canonical (sorted keys), for `response-not-consumed`.
+    var dataKey: String
+    /// `data.side` of a document capture.
+    var side: String?
+}
+
+/// What the latest capability.query answer said about one capability.
+struct CapabilityInfo: Equatable {
+    var supported: Bool?
+    var version: String?
+    var permissionState: String?
+}
+
+/// A remembered `success` answer, for `response-not-consumed`.
+struct SuccessInfo {
+    var id: String
+    var dataKey: String
+    var sent: Int64
+    var record: Int
+}
+
+/// Answered correlationIds, the oldest forgotten first past a cap.
+struct RecentIDs {
+    private(set) var actions: [String: String] = [:]
+    private var order: [String] = []
+    private var head = 0
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = Swift.max(1, capacity) }
+
+    func action(of id: String) -> String? { actions[id] }
+
+    mutating func insert(_ id: String, action: String) {
+        if actions.updateValue(action, forKey: id) != nil { return }
+        if order.count < capacity {
+            order.append(id)
+        } else {
+            actions[order[head]] = nil
+            order[head] = id
+            head = (head + 1) % capacity
+        }
+    }
+
+    mutating func remove(_ id: String) {
+        // Leaves the slot in `order`; it is dropped lazily when overwritten.
+        actions[id] = nil
+    }
+}
+
+/// Everything the analyzer keeps about one connection. Memory grows with open
+/// requests; everything else is capped (``AnalyzerConfiguration/Limits``).
+struct ConnectionState {
+    let id: String
+    var firstTime: Int64
+    var lastTime: Int64
+    var webMessages = 0
+    var hostMessages = 0
+    var requests = 0
+    var firstRequest: (record: Int, id: String, action: String)?
+    var reportedCaptureBeforeQuery = false
+
+    var open: [String: OpenRequest] = [:]
+    var answered: RecentIDs
+    /// Active request per typed slot action.
+    var activeSlot: [String: String] = [:]
+    var busyTimes: [String: [Int64]] = [:]
+    var inBusyStorm: Set<String> = []
+    var overPendingLimit = false
+
+    var querySent = false
+    var capabilities: [String: CapabilityInfo]?
+    var capabilitySignature: String?
+    var lifecycleSinceQuery = false
+
+    var hostReadyCount = 0
+    var firstHostReadyRecord: Int?
+    var requestBeforeReady: (record: Int, id: String, time: Int64)?
+    var lastTimestamp: [Direction: Int64] = [:]
+
+    var lastSuccess: [String: SuccessInfo] = [:]
+    var lastFatal: [String: (id: String, record: Int)] = [:]
+
+    var requestedSides: Set<String> = []
+    var capturedSides: Set<String> = []
+
+    var steps: [JourneyStep] = []
+    var stepsOmitted = 0
+    var outcome: JourneyOutcome?
+
+    init(id: String, time: Int64, rememberIDs: Int) {
+        self.id = id
+        self.firstTime = time
+        self.lastTime = time
+        self.answered = RecentIDs(capacity: rememberIDs)
+    }
+
+    /// Appends a step unless the cap is reached; returns its index.
+    mutating func addStep(_ step: JourneyStep, cap: Int) -> Int? {
+        guard steps.count < cap else {
+            stepsOmitted += 1
+            return nil
+        }
+        steps.append(step)
+        return steps.count - 1
+    }
+
+    /// Marks a rule on a step.
+    mutating func mark(_ index: Int?, _ rule: RuleID) {
+        guard let index, index < steps.count, !steps[index].findings.contains(rule) else { return }
+        steps[index].findings.append(rule)
+    }
+}

@@ -1,0 +1,116 @@
+import BridgeJSON
+import BridgeProtocol
+
+extension SessionAnalyzer {
+    /// Journey statuses of `journey.complete` that mean the journey did not succeed, so
+    /// a missing document side is expected (`dual-capture-incomplete` stays quiet).
+    static let failedJourneyStatuses: Set<String> = ["failed", "failure", "error", "cancelled", "canceled", "abandoned"]
+
+    mutating func event(_ c: inout ConnectionState, _ m: MessageFacts) {
+        let action = m.action ?? "?"
+        var step = JourneyStep(kind: .event, action: action, correlationId: m.id, direction: m.direction, start: m.time,
+                               records: [m.record], findings: [])
+        func flag(_ rule: RuleID, _ message: String, _ records: [Int] = []) {
+            emit(ReportFinding(rule: rule, message: message, connection: c.id, records: [m.record] + records,
+                               correlationId: m.id, time: m.time))
+            step.findings.append(rule)
+        }
+        if m.direction == .hostToWeb {
+            switch action {
+            case Action.hostReady.rawValue:
+                c.hostReadyCount += 1
+                if c.hostReadyCount == 1 {
+                    c.firstHostReadyRecord = m.record
+                } else {
+                    flag(.hostReinit, "host.ready number \(c.hostReadyCount) on this connection (the first was record \(c.firstHostReadyRecord ?? 0)): the host was re-created",
+                         c.firstHostReadyRecord.map { [$0] } ?? [])
+                }
+                if let early = c.requestBeforeReady {
+                    c.requestBeforeReady = nil
+                    flag(.missingHostReady, "request \(early.id) (record \(early.record)) was sent \(Self.millis(m.time - early.time)) before host.ready", [early.record])
+                }
+                c.lastFatal.removeAll()
+                lifecycle(&c)
+            case Action.hostForeground.rawValue:
+                lifecycle(&c)
+            case Action.hostBackground.rawValue:
+                lifecycle(&c)
+                let pending = c.open.values.filter { Self.isCapture($0.action) }.sorted { $0.record < $1.record }
+                if !pending.isEmpty {
+                    let list = pending.map { "\($0.action) (\($0.id))" }.joined(separator: ", ")
+                    flag(.backgroundedDuringCapture, "host.background while \(list) pending", pending.map(\.record))
+                    for p in pending { c.mark(p.stepIndex, .backgroundedDuringCapture) }
+                }
+            case Action.journeyCancel.rawValue:
+                step.detail = m.data?["reason"]?.stringValue
+            default: break
+            }
+        } else if m.direction == .webToHost {
+            switch action {
+            case Action.journeyComplete.rawValue:
+                let status = m.data?["status"]?.stringValue
+                step.detail = status
+                c.outcome = JourneyOutcome(state: "complete", detail: status)
+                if let problem = dualCaptureProblem(c, status: status) { flag(.dualCaptureIncomplete, problem, []) }
+            case Action.journeyError.rawValue:
+                let message = m.data?["message"]?.stringValue
+                step.detail = message
+                c.outcome = JourneyOutcome(state: "error", detail: message)
+            default: break
+            }
+        }
+        _ = c.addStep(step, cap: configuration.limits.maxStepsPerConnection)
+    }
+
+    /// A host lifecycle event: capability answers may change after it, and a repeated
+    /// request after it is not a lost answer.
+    func lifecycle(_ c: inout ConnectionState) {
+        c.lifecycleSinceQuery = true
+        c.lastSuccess.removeAll()
+    }
+
+    /// Seed 001: one picture (`side: single`) or two (`front`, then `back`; retakes
+    /// allowed). A journey that asked for front or back must have both before it completes.
+    func dualCaptureProblem(_ c: ConnectionState, status: String?) -> String? {
+        let dual = c.requestedSides.contains("front") || c.requestedSides.contains("back")
+        guard dual, !c.capturedSides.contains("single") else { return nil }
+        if let status, Self.failedJourneyStatuses.contains(status.lowercased()) { return nil }
+        let missing = ["front", "back"].filter { !c.capturedSides.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        let have = ["front", "back"].filter { c.capturedSides.contains($0) }
+        return "two-picture document journey completed with \(have.isEmpty ? "no side" : have.joined(separator: " and ")) captured; missing \(missing.joined(separator: " and "))"
+    }
+
+    /// End-of-session checks for one connection.
+    mutating func finishConnection(_ c: inout ConnectionState, end: Int64) {
+        for req in c.open.values.sorted(by: { $0.record < $1.record }) {
+            let ack = req.acknowledged.map { ", acknowledged after \(Self.millis($0 - req.sent))" } ?? ""
+            emit(ReportFinding(rule: .unansweredRequest,
+                               message: "\(req.action) (\(req.id)) got no final response\(ack); pending \(Self.millis(end - req.sent)) when the session ended",
+                               connection: c.id, records: [req.record], correlationId: req.id, time: end))
+            if let i = req.stepIndex {
+                c.steps[i].outcome = "unanswered"
+                c.mark(i, .unansweredRequest)
+            }
+        }
+        let silent = c.requests > 0 && c.hostMessages == 0
+        if silent, let first = c.firstRequest {
+            emit(ReportFinding(rule: .hostSilent,
+                               message: "the web sent \(c.requests) request(s), starting with \(first.action) (\(first.id)), and the host sent nothing",
+                               connection: c.id, records: [first.record], correlationId: first.id, time: end))
+        }
+        if !silent, c.hostReadyCount == 0, let early = c.requestBeforeReady {
+            emit(ReportFinding(rule: .missingHostReady,
+                               message: "the host never sent host.ready; the first request was \(c.firstRequest?.action ?? "?") (\(early.id))",
+                               connection: c.id, records: [early.record], correlationId: early.id, time: end))
+        }
+        if c.webMessages > 0, c.outcome == nil {
+            c.outcome = JourneyOutcome(state: "incomplete")
+            let last = c.steps.last { $0.kind == .request }
+            let hint = last.map { " (last request: \($0.action) \($0.correlationId ?? ""), \($0.outcome ?? "open"))" } ?? ""
+            emit(ReportFinding(rule: .journeyIncomplete,
+                               message: "no journey.complete or journey.error before the session ended\(hint)",
+                               connection: c.id, records: [], time: end))
+        }
+    }
+}

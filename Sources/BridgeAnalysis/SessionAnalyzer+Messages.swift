@@ -1,0 +1,194 @@
+import BridgeJSON
+import BridgeProtocol
+
+/// The fields of a message the session rules use, from the envelope or, when it did
+/// not decode, from what could be read of it.
+struct MessageFacts {
+    var type: MessageType?
+    var id: String?
+    var action: String?
+    var status: Status?
+    var error: ErrorPayload?
+    var data: JSONObject?
+    var timestamp: Int64?
+    var time: Int64
+    var record: Int
+    var direction: Direction
+}
+
+extension SessionAnalyzer {
+    /// The typed slots, which serve one request at a time (PROTOCOL.md §2).
+    static let typedSlots: Set<String> = [Action.documentCapture.rawValue, Action.selfieCapture.rawValue]
+
+    /// Actions remembered per connection for `response-not-consumed` and
+    /// `retry-after-fatal`; past it the memory is cleared (hostile inputs only).
+    static let maxRememberedActions = 1_000
+
+    /// Below this an envelope timestamp looks like seconds (BRG016), as in the decoder.
+    static let secondsThreshold: Int64 = 100_000_000_000
+
+    /// Document types with one side: their `front` capture is the whole document, so
+    /// they never make a journey "two-picture" (`dual-capture-incomplete`).
+    static let singleSidedDocumentTypes: Set<String> = ["passport"]
+
+    /// Whether a pending request of this action counts as "a capture".
+    static func isCapture(_ action: String) -> Bool {
+        action.hasSuffix(".capture") || action == Action.nfcRead.rawValue
+    }
+
+    mutating func message(time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>, record: Int) {
+        let result = bytes.withUnsafeBytes { decoder.decode($0, direction: direction) }
+        let env = result.envelope
+        var facts = MessageFacts(type: env?.type ?? result.partial.type,
+                                 id: (env?.correlationId ?? result.partial.correlationId).map(clip),
+                                 action: (env?.payload.action.rawValue ?? result.partial.action).map(clip),
+                                 status: env?.payload.status ?? result.partial.status,
+                                 error: env?.payload.error, data: env?.payload.data,
+                                 timestamp: env?.timestamp ?? result.partial.timestamp,
+                                 time: time, record: record, direction: direction)
+        if facts.id?.isEmpty == true { facts.id = nil }
+        if env == nil { summary.undecodable += 1 }
+        for f in result.findings {
+            var rf = ReportFinding(rule: f.rule, message: f.message, connection: connection, records: [record],
+                                   correlationId: facts.id, offset: f.offset, time: time)
+            rf.severity = f.severity
+            emit(rf)
+        }
+
+        var c = take(connection, time: time)
+        c.lastTime = Swift.max(c.lastTime, time)
+        if direction == .webToHost { c.webMessages += 1 } else if direction == .hostToWeb { c.hostMessages += 1 }
+        checkTimestamp(&c, facts)
+        if let id = facts.id {
+            switch facts.type {
+            case .request? where direction == .webToHost: request(&c, id: id, facts)
+            case .response? where direction == .hostToWeb: response(&c, id: id, facts)
+            case .event?: event(&c, facts)
+            default: break  // wrong direction or unknown type: the decoder reported it
+            }
+        } else if facts.type == .event {
+            event(&c, facts)
+        }
+        store(c)
+    }
+
+    mutating func checkTimestamp(_ c: inout ConnectionState, _ m: MessageFacts) {
+        // Seconds-looking values are `timestamp-in-seconds` already; they do not count here.
+        guard let ts = m.timestamp, ts >= Self.secondsThreshold else { return }
+        defer { c.lastTimestamp[m.direction] = ts }
+        guard let previous = c.lastTimestamp[m.direction],
+              previous - ts > configuration.timestampToleranceMilliseconds else { return }
+        let side = m.direction == .webToHost ? "web" : "host"
+        emit(ReportFinding(rule: .timestampRegression,
+                           message: "\(side) timestamp went back \(previous - ts) ms (from \(previous) to \(ts)); tolerance \(configuration.timestampToleranceMilliseconds) ms",
+                           connection: c.id, records: [m.record], correlationId: m.id, time: m.time))
+    }
+
+    mutating func request(_ c: inout ConnectionState, id: String, _ m: MessageFacts) {
+        let action = m.action ?? "?"
+        c.requests += 1
+        if c.firstRequest == nil {
+            c.firstRequest = (m.record, id, action)
+            if c.hostReadyCount == 0 { c.requestBeforeReady = (m.record, id, m.time) }
+        }
+        if let earlier = c.open[id] {
+            emit(ReportFinding(rule: .reusedCorrelationId,
+                               message: "\(action) reuses id \(id) of the \(earlier.action) request still open since record \(earlier.record)",
+                               connection: c.id, records: [m.record, earlier.record], correlationId: id, time: m.time))
+            c.mark(earlier.stepIndex, .reusedCorrelationId)
+            return
+        }
+        if let previous = c.answered.action(of: id) {
+            emit(ReportFinding(rule: .reusedCorrelationId,
+                               message: "\(action) reuses id \(id) of an earlier, answered \(previous) request",
+                               connection: c.id, records: [m.record], correlationId: id, time: m.time))
+            c.answered.remove(id)
+        }
+        var stepRules: [RuleID] = []
+        func flag(_ rule: RuleID, _ message: String, _ records: [Int] = []) {
+            emit(ReportFinding(rule: rule, message: message, connection: c.id, records: [m.record] + records,
+                               correlationId: id, time: m.time))
+            stepRules.append(rule)
+        }
+        if action == Action.capabilityQuery.rawValue {
+            c.querySent = true
+        } else if !c.querySent, !c.reportedCaptureBeforeQuery {
+            c.reportedCaptureBeforeQuery = true
+            flag(.captureBeforeQuery, "\(action) (\(id)) was requested before any capability.query")
+        }
+        if let caps = c.capabilities, let capID = Self.capabilityID(for: action, in: caps), let info = caps[capID] {
+            if info.supported == false {
+                flag(.unsupportedCapabilityRequested, "\(action) (\(id)) requested, but the latest capability.query reported \(capID) supported: false")
+            }
+            if let p = info.permissionState, p == "denied" || p == "restricted" {
+                flag(.captureDespiteDeniedPermission, "\(action) (\(id)) requested, but the latest capability.query reported \(capID) permissionState \"\(p)\"")
+            }
+        }
+        if let fatal = c.lastFatal.removeValue(forKey: action) {
+            flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
+        }
+        let dataKey = m.data.map { Self.canonical($0) } ?? ""
+        if let s = c.lastSuccess.removeValue(forKey: action), s.dataKey == dataKey,
+           m.time - s.sent >= configuration.timeouts.nanoseconds(for: action) {
+            flag(.responseNotConsumed,
+                 "\(action) (\(id)) re-sent with the same data \(Self.millis(m.time - s.sent)) after \(s.id), which the host answered with success (record \(s.record)): the web never saw that answer",
+                 [s.record])
+        }
+        var busyWith: String?
+        if Self.typedSlots.contains(action) {
+            if let active = c.activeSlot[action], c.open[active] != nil { busyWith = active } else { c.activeSlot[action] = id }
+        }
+        var side: String?
+        if action == Action.documentCapture.rawValue, case .string(let s)? = m.data?["side"] {
+            side = s
+            let type = m.data?["documentType"]?.stringValue?.lowercased() ?? ""
+            if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
+        }
+        guard c.open.count < configuration.limits.maxOpenRequestsPerConnection else {
+            logger.debug("open-request cap reached; \(id) not tracked", metadata: ["connection": "\(c.id)"])
+            return
+        }
+        if c.lastSuccess.count > Self.maxRememberedActions { c.lastSuccess.removeAll() }
+        if c.lastFatal.count > Self.maxRememberedActions { c.lastFatal.removeAll() }
+        let step = JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
+                               detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules)
+        let index = c.addStep(step, cap: configuration.limits.maxStepsPerConnection)
+        c.open[id] = OpenRequest(id: id, action: action, sent: m.time, record: m.record, stepIndex: index,
+                                 busyWith: busyWith, dataKey: dataKey, side: side)
+        if c.open.count > configuration.maxPendingRequests {
+            if !c.overPendingLimit {
+                c.overPendingLimit = true
+                emit(ReportFinding(rule: .tooManyPending,
+                                   message: "\(c.open.count) requests open at once (limit \(configuration.maxPendingRequests))",
+                                   connection: c.id, records: [m.record], correlationId: id, time: m.time))
+                c.mark(index, .tooManyPending)
+            }
+        } else {
+            c.overPendingLimit = false
+        }
+    }
+
+    /// The capability id a request uses: the action itself when the query lists it,
+    /// else `<id>` for a `<id>.capture` action.
+    static func capabilityID(for action: String, in caps: [String: CapabilityInfo]) -> String? {
+        if action == Action.capabilityQuery.rawValue { return nil }
+        if caps[action] != nil { return action }
+        if action.hasSuffix(".capture") {
+            let id = String(action.dropLast(".capture".count))
+            if caps[id] != nil { return id }
+        }
+        return nil
+    }
+
+    /// A stable text for a data object (sorted keys), to compare two requests' data.
+    static func canonical(_ data: JSONObject) -> String {
+        JSONWriter(sortedKeys: true).string(.object(data))
+    }
+
+    /// `1234 ms` or `12.3 s`.
+    static func millis(_ nanos: Int64) -> String {
+        let ms = nanos / 1_000_000
+        if ms < 10_000 { return "\(ms) ms" }
+        return "\(ms / 1000).\((ms % 1000) / 100) s"
+    }
+}

@@ -1,0 +1,127 @@
+import BridgeJSON
+import BridgeProtocol
+
+extension SessionAnalyzer {
+    mutating func response(_ c: inout ConnectionState, id: String, _ m: MessageFacts) {
+        guard let req = c.open[id] else {
+            if let action = c.answered.action(of: id) {
+                emit(ReportFinding(rule: .duplicateResponse,
+                                   message: "a second \(m.status?.rawValue ?? "status-less") response to \(action) (\(id)), which was already answered",
+                                   connection: c.id, records: [m.record], correlationId: id, time: m.time))
+            } else {
+                emit(ReportFinding(rule: .unknownCorrelation,
+                                   message: "\(m.action ?? "?") response (\(m.status?.rawValue ?? "no status")) to id \(id), which was never requested on this connection",
+                                   connection: c.id, records: [m.record], correlationId: id, time: m.time))
+            }
+            return
+        }
+        let step = req.stepIndex
+        if step != nil { c.steps[step!].records.append(m.record) }
+        func flag(_ rule: RuleID, _ message: String) {
+            emit(ReportFinding(rule: rule, message: message, connection: c.id, records: [m.record, req.record],
+                               correlationId: id, time: m.time))
+            c.mark(step, rule)
+        }
+        if let action = m.action, action != req.action {
+            flag(.actionMismatch, "response to \(req.action) (\(id)) carries action \(action)")
+        }
+        let isBusy = m.status == .error && m.error?.code == .busy
+        if let other = req.busyWith, !isBusy {
+            flag(.busyViolation, "\(req.action) (\(id)) arrived while \(other) held the slot, and was answered \(m.status?.rawValue ?? "without a status") instead of error BUSY")
+            c.open[id]?.busyWith = nil
+        }
+        if m.status == .acknowledged {
+            c.open[id]?.acknowledged = m.time
+            if let step { c.steps[step].acknowledged = m.time }
+            return
+        }
+
+        // The final response.
+        c.open[id] = nil
+        c.answered.insert(id, action: req.action)
+        if c.activeSlot[req.action] == id { c.activeSlot[req.action] = nil }
+        let elapsed = m.time - req.sent
+        latency.record(action: req.action, nanos: elapsed, correlationId: id, connection: c.id, record: req.record)
+        let timeout = configuration.timeouts.milliseconds(for: req.action)
+        if elapsed > configuration.timeouts.nanoseconds(for: req.action) {
+            flag(.lateResponse, "\(req.action) (\(id)) answered after \(Self.millis(elapsed)), past the \(timeout) ms timeout")
+        }
+        if let step {
+            c.steps[step].end = m.time
+            c.steps[step].outcome = m.status?.rawValue ?? "no-status"
+            c.steps[step].errorCode = m.error?.code.rawValue
+        }
+        if isBusy { busyAnswer(&c, slot: req.action, m, step: step) }
+        if let e = m.error, !e.recoverable, m.status != .success {
+            c.lastFatal[req.action] = (id, m.record)
+        }
+        guard m.status == .success else { return }
+        c.lastSuccess[req.action] = SuccessInfo(id: id, dataKey: req.dataKey, sent: req.sent, record: m.record)
+        switch req.action {
+        case Action.documentCapture.rawValue:
+            if let side = req.side { c.capturedSides.insert(side) }
+        case Action.capabilityQuery.rawValue:
+            capabilityAnswer(&c, m, step: step)
+        case Action.selfieCapture.rawValue:
+            if let d = m.data, case .string(let a)? = d["encryptedBlob"], case .string(let b)? = d["unencryptedBlob"],
+               case .string(let p)? = d["previewImageData"], !a.isEmpty, a == b, b == p {
+                flag(.stubCaptureResult, "selfie \(id): encryptedBlob, unencryptedBlob and previewImageData are the same \(a.utf8.count) base64 bytes")
+            }
+        default: break
+        }
+    }
+
+    mutating func busyAnswer(_ c: inout ConnectionState, slot: String, _ m: MessageFacts, step: Int?) {
+        let window = configuration.busyStormWindowMilliseconds * 1_000_000
+        var times = c.busyTimes[slot] ?? []
+        times.append(m.time)
+        let cut = times.firstIndex { $0 >= m.time - window } ?? times.count
+        times.removeFirst(cut)
+        // Only whether more than `busyStormCount` fall in the window matters.
+        if times.count > configuration.busyStormCount + 1 { times.removeFirst(times.count - configuration.busyStormCount - 1) }
+        c.busyTimes[slot] = times
+        if times.count > configuration.busyStormCount {
+            if !c.inBusyStorm.contains(slot) {
+                c.inBusyStorm.insert(slot)
+                emit(ReportFinding(rule: .busyRetryStorm,
+                                   message: "\(times.count) BUSY answers on \(slot) within \(configuration.busyStormWindowMilliseconds) ms",
+                                   connection: c.id, records: [m.record], correlationId: m.id, time: m.time))
+                c.mark(step, .busyRetryStorm)
+            }
+        } else {
+            c.inBusyStorm.remove(slot)
+        }
+    }
+
+    /// A successful capability.query answer: remember it, and flag a change that no
+    /// lifecycle event explains (`host-reinit`).
+    mutating func capabilityAnswer(_ c: inout ConnectionState, _ m: MessageFacts, step: Int?) {
+        var caps: [String: CapabilityInfo] = [:]
+        if case .object(let o)? = m.data?["capabilities"] {
+            for member in o.members {
+                guard case .object(let info) = member.value else { continue }
+                caps[member.key] = CapabilityInfo(supported: info["supported"]?.boolValue,
+                                                  version: info["version"]?.stringValue,
+                                                  permissionState: info["permissionState"]?.stringValue)
+            }
+        }
+        let env = m.data?["environment"]?.stringValue ?? "", host = m.data?["hostVersion"]?.stringValue ?? ""
+        let signature = "\(env)|\(host)|" + caps.keys.sorted().map {
+            "\($0)=\(caps[$0]!.supported.map(String.init) ?? "?")/\(caps[$0]!.version ?? "")"
+        }.joined(separator: ",")
+        if let previous = c.capabilitySignature, previous != signature, !c.lifecycleSinceQuery {
+            let old = c.capabilities ?? [:]
+            let changed = Set(old.keys).union(caps.keys).sorted().filter {
+                old[$0]?.supported != caps[$0]?.supported || old[$0]?.version != caps[$0]?.version
+            }
+            let what = changed.isEmpty ? "environment or hostVersion" : changed.joined(separator: ", ")
+            emit(ReportFinding(rule: .hostReinit,
+                               message: "capability.query answer changed (\(what)) with no lifecycle event in between",
+                               connection: c.id, records: [m.record], correlationId: m.id, time: m.time))
+            c.mark(step, .hostReinit)
+        }
+        c.capabilitySignature = signature
+        c.capabilities = caps
+        c.lifecycleSinceQuery = false
+    }
+}

@@ -1,0 +1,167 @@
+import BridgeJSON
+import BridgeProtocol
+import Logging
+
+/// The analyzer: a streaming state machine fed one ``AnalysisEvent`` at a time.
+///
+/// Each message is decoded with ``EnvelopeDecoder`` (every per-message rule, with the
+/// record number and byte offset; an undecodable message is a finding and analysis goes
+/// on), then paired by correlationId per connection, following `acknowledged` to the
+/// final response, and checked against the session rules (BRG100–BRG199, capture
+/// rules BRG200–BRG249; see `docs/RULES.md`). ``finish()`` closes the session and
+/// returns the ``AnalysisReport``.
+///
+/// Memory grows with the number of open requests; findings, journey steps and
+/// remembered ids are capped (``AnalyzerConfiguration/Limits``). Times are capture
+/// times (the record's `time`); envelope timestamps are used only for
+/// `timestamp-regression`.
+public struct SessionAnalyzer: Sendable {
+    /// The configuration in force.
+    public let configuration: AnalyzerConfiguration
+    /// The session's name in the report.
+    public let source: String
+    let logger: Logger
+    let decoder = EnvelopeDecoder()
+
+    var connections: [String: ConnectionState] = [:]
+    var connectionOrder: [String] = []
+    var findings: [ReportFinding] = []
+    var ruleCounts: [RuleID: Int] = [:]
+    var latency: LatencyRecorder
+    var summary = SessionSummary()
+    var finished: AnalysisReport?
+
+    /// Creates an analyzer for one session.
+    public init(source: String = "", configuration: AnalyzerConfiguration = AnalyzerConfiguration(),
+                logger: Logger = Logger(label: "bridgescope.analysis")) {
+        self.source = source
+        self.configuration = configuration
+        self.logger = logger
+        self.latency = LatencyRecorder(keepSlowest: configuration.limits.slowestPerAction,
+                                       maxActions: configuration.limits.maxActions)
+    }
+
+    /// Feeds one record. Records are expected in capture order; a record whose time is
+    /// earlier than the previous one is analysed at the time it claims.
+    public mutating func feed(_ event: AnalysisEvent) {
+        guard finished == nil else { return }
+        summary.records += 1
+        let t = event.time
+        if summary.firstTime == nil || t < summary.firstTime! { summary.firstTime = t }
+        if summary.lastTime == nil || t > summary.lastTime! { summary.lastTime = t }
+        switch event {
+        case .message(_, let time, let direction, let connection, let bytes, let record):
+            summary.messages += 1
+            summary.bytes += Int64(bytes.count)
+            message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: record)
+        case .captureEvent(_, let time, let connection, let kind, let record):
+            summary.captureEvents += 1
+            captureEvent(time: time, connection: connection.map(clip), kind: kind, record: record)
+        }
+    }
+
+    /// Ends the session: requests still open become `unanswered-request`, connections are
+    /// checked as a whole (`host-silent`, `missing-host-ready`, `journey-incomplete`),
+    /// and the report is assembled.
+    /// Calling it again returns the same report; feeding after it is ignored.
+    public mutating func finish() -> AnalysisReport {
+        if let finished { return finished }
+        let end = summary.lastTime ?? 0
+        for id in connectionOrder {
+            var c = connections.removeValue(forKey: id)!
+            finishConnection(&c, end: end)
+            connections[id] = c
+        }
+        let ordered = findings.enumerated().sorted { a, b in
+            let ra = a.element.records.first ?? Int.max, rb = b.element.records.first ?? Int.max
+            if ra != rb { return ra < rb }
+            return a.offset < b.offset
+        }.map(\.element)
+        let counts = ruleCounts.keys.sorted().map { rule in
+            let entry = RuleCatalogue.standard[rule]
+            return RuleCount(rule: rule, slug: entry?.slug ?? rule.rawValue, severity: entry?.severity ?? .error,
+                             count: ruleCounts[rule]!)
+        }
+        let reports = connectionOrder.map { id -> ConnectionReport in
+            let c = connections[id]!
+            return ConnectionReport(id: id, firstTime: c.firstTime, lastTime: c.lastTime, webMessages: c.webMessages,
+                                    hostMessages: c.hostMessages, requests: c.requests, unanswered: c.open.count,
+                                    steps: c.steps, stepsOmitted: c.stepsOmitted,
+                                    outcome: c.outcome ?? JourneyOutcome(state: "none"))
+        }
+        summary.requests = reports.reduce(0) { $0 + $1.requests }
+        summary.unanswered = reports.reduce(0) { $0 + $1.unanswered }
+        logger.debug("analysed \(summary.records) records, \(findings.count) findings", metadata: ["source": "\(source)"])
+        let report = AnalysisReport(source: source, summary: summary, findings: ordered, ruleCounts: counts,
+                                    latency: latency.report(), connections: reports, timeouts: configuration.timeouts)
+        finished = report
+        return report
+    }
+
+    /// Records a finding (stored while its rule is under the cap, counted always).
+    mutating func emit(_ finding: ReportFinding) {
+        let n = (ruleCounts[finding.rule] ?? 0) + 1
+        ruleCounts[finding.rule] = n
+        if n <= configuration.limits.maxFindingsPerRule { findings.append(finding) }
+    }
+
+    /// Takes a connection's state out of the table (created on first sight) so it can be
+    /// changed without copying; put it back with ``store(_:)``.
+    mutating func take(_ requested: String, time: Int64) -> ConnectionState {
+        if let c = connections.removeValue(forKey: requested) { return c }
+        var id = requested
+        if connectionOrder.count >= configuration.limits.maxConnections {
+            id = Self.overflowConnection
+            if let c = connections.removeValue(forKey: id) { return c }
+            emit(ReportFinding(rule: .captureError,
+                               message: "more than \(configuration.limits.maxConnections) connections; the others are analysed together as \(id)",
+                               connection: requested, time: time))
+        }
+        connectionOrder.append(id)
+        return ConnectionState(id: id, time: time, rememberIDs: configuration.limits.maxRememberedIDsPerConnection)
+    }
+
+    /// The connection that collects records past ``AnalyzerConfiguration/Limits/maxConnections``.
+    static let overflowConnection = "(other connections)"
+
+    mutating func store(_ c: ConnectionState) {
+        connections[c.id] = c
+    }
+
+    /// Cuts an identifier read from the wire to the configured length.
+    func clip(_ s: String) -> String {
+        let max = configuration.limits.maxIdentifierBytes
+        guard s.utf8.count > max else { return s }
+        return String(decoding: s.utf8.prefix(max), as: UTF8.self) + "…"
+    }
+
+    mutating func captureEvent(time: Int64, connection: String?, kind: CaptureEventKind, record: Int) {
+        let name: String
+        var rule: RuleID?
+        switch kind {
+        case .open: name = "connection.open"
+        case .close: name = "connection.close"
+        case .gap(let bytes):
+            name = "capture.gap"
+            rule = .captureGap
+            emit(ReportFinding(rule: .captureGap, message: "the recorder lost \(bytes) bytes of the stream here",
+                               connection: connection, records: [record], time: time))
+        case .drop(let count):
+            name = "capture.drop"
+            rule = .captureGap
+            emit(ReportFinding(rule: .captureGap, message: "the capture dropped \(count) packets",
+                               connection: connection, records: [record], time: time))
+        case .error(let text):
+            name = "capture.error"
+            rule = .captureError
+            emit(ReportFinding(rule: .captureError, message: text, connection: connection, records: [record], time: time))
+        }
+        guard let connection else { return }
+        var c = take(connection, time: time)
+        c.lastTime = Swift.max(c.lastTime, time)
+        let step = JourneyStep(kind: .capture, action: name, correlationId: nil, direction: .webToHost, start: time,
+                               records: [record], findings: rule.map { [$0] } ?? [])
+        _ = c.addStep(step, cap: configuration.limits.maxStepsPerConnection)
+        store(c)
+    }
+}

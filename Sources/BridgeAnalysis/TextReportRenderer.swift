@@ -1,0 +1,175 @@
+import BridgeProtocol
+
+/// `--format text`: a summary a person reads top-down: verdict, journey steps, latency
+/// table, findings grouped by rule with the first examples and record numbers. ANSI
+/// colour only when ``RenderOptions/color`` is set.
+public struct TextReportRenderer: Sendable {
+    /// The options.
+    public var options: RenderOptions
+
+    /// Creates a renderer.
+    public init(options: RenderOptions = RenderOptions()) {
+        self.options = options
+    }
+
+    /// Every session, then (for more than one input) the aggregate.
+    public func render(_ batch: AnalysisBatch) -> String {
+        var out = ""
+        for (i, r) in batch.reports.enumerated() {
+            if i > 0 { out += "\n" + String(repeating: "─", count: 78) + "\n\n" }
+            out += render(r)
+        }
+        for f in batch.failures {
+            out += paint("error", .red) + ": \(f.error.message)\n"
+        }
+        if batch.reports.count + batch.failures.count > 1 { out += "\n" + aggregate(batch) }
+        return out
+    }
+
+    enum Colour: String {
+        case red = "31", yellow = "33", green = "32", dim = "2", bold = "1", cyan = "36"
+    }
+
+    func paint(_ s: String, _ c: Colour) -> String {
+        options.color ? "\u{1B}[\(c.rawValue)m\(s)\u{1B}[0m" : s
+    }
+
+    func severity(_ s: Severity) -> String {
+        let padded = s.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+        switch s {
+        case .error: return paint(padded, .red)
+        case .warning: return paint(padded, .yellow)
+        case .info: return paint(padded, .dim)
+        }
+    }
+
+    func col(_ s: String, _ width: Int, right: Bool = false) -> String {
+        let n = s.count
+        if n >= width { return s }
+        let pad = String(repeating: " ", count: width - n)
+        return right ? pad + s : s + pad
+    }
+
+    /// One session's report.
+    public func render(_ r: AnalysisReport) -> String {
+        var out = verdict(r)
+        for c in r.connections { out += "\n" + journey(c) }
+        if !r.latency.isEmpty { out += "\n" + latencyTable(r.latency) }
+        out += "\n" + findings(r)
+        return out
+    }
+
+    func verdict(_ r: AnalysisReport) -> String {
+        let fails = FailPolicy.fails(r, threshold: options.threshold)
+        let e = r.count(of: .error), w = r.count(of: .warning), i = r.count(of: .info)
+        var out = paint("bridgescope analyze", .bold) + "  \(r.source)\n"
+        out += (fails ? paint("FAIL", .red) : paint("PASS", .green))
+        out += "  \(Format.plural(e, "error")), \(Format.plural(w, "warning")), \(i) info  (fail-on \(options.threshold.rawValue))\n"
+        let s = r.summary
+        out += "      \(Format.plural(s.records, "record")), \(Format.plural(s.messages, "message")), "
+        out += "\(Format.plural(r.connections.count, "connection")), \(Format.plural(s.requests, "request"))"
+        out += " (\(s.unanswered) unanswered), \(Format.duration(nanos: s.duration))\n"
+        for top in Format.ranked(r.ruleCounts).prefix(3) where top.severity >= .warning {
+            let example = r.findings.first { $0.rule == top.rule }?.message ?? ""
+            out += "      \(top.severity == .error ? paint("▶", .red) : paint("▷", .yellow)) \(top.rule) \(top.slug) ×\(top.count): \(example)\n"
+        }
+        return out
+    }
+
+    func journey(_ c: ConnectionReport) -> String {
+        var out = paint("Journey", .bold) + " on connection \(c.id): \(c.outcome.state)"
+        if let d = c.outcome.detail { out += " (\(d))" }
+        out += "   \(c.webMessages) from web, \(c.hostMessages) from host\n"
+        out += paint("  " + col("#", 5) + col("at (s)", 10) + col("step", 46) + col("outcome", 20) + "took", .dim) + "\n"
+        for (n, s) in c.steps.enumerated() {
+            let arrow = s.kind == .capture ? "•" : (s.direction == .webToHost ? "→" : "←")
+            var name = "\(arrow) \(s.action)"
+            if let id = s.correlationId, s.kind == .request { name += " \(id)" }
+            if let d = s.detail { name += " [\(d)]" }
+            var outcome = s.outcome ?? (s.kind == .request ? "open" : "")
+            if let code = s.errorCode { outcome += " \(code)" }
+            let painted: String
+            switch s.outcome {
+            case "success"?: painted = paint(col(outcome, 20), .green)
+            case "unanswered"?, "error"?, "no-status"?: painted = paint(col(outcome, 20), .red)
+            case nil: painted = col(outcome, 20)
+            default: painted = paint(col(outcome, 20), .yellow)
+            }
+            var line = "  " + col("\(n + 1)", 5) + col(Format.offset(nanos: s.start - c.firstTime), 10) + col(name, 46) + painted
+            line += col(s.duration.map { Format.duration(nanos: $0) } ?? "", 10)
+            if !s.findings.isEmpty { line += paint("! " + s.findings.map(\.rawValue).joined(separator: " "), .red) }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        if c.stepsOmitted > 0 { out += "  … \(c.stepsOmitted) more steps not kept\n" }
+        return out
+    }
+
+    func latencyTable(_ list: [ActionLatency]) -> String {
+        var out = paint("Latency", .bold) + " (ms, request to final response)\n"
+        out += paint("  " + col("action", 28) + col("count", 7, right: true) + col("p50", 10, right: true)
+            + col("p90", 10, right: true) + col("p99", 10, right: true) + col("max", 10, right: true) + "   slowest", .dim) + "\n"
+        for l in list {
+            let slow = l.slowest.prefix(3).map { sample in
+                let from = sample.source.map { " in " + ($0.split(separator: "/").last.map(String.init) ?? $0) } ?? ""
+                return "\(sample.correlationId) (\(Format.ms(micros: sample.micros))\(from))"
+            }.joined(separator: ", ")
+            out += "  " + col(l.action, 28) + col("\(l.count)", 7, right: true)
+            for v in [l.p50, l.p90, l.p99, l.max] { out += col(Format.ms(micros: v), 10, right: true) }
+            out += "   \(slow)\n"
+        }
+        return out
+    }
+
+    func findings(_ r: AnalysisReport) -> String {
+        let total = r.ruleCounts.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return paint("Findings", .bold) + ": none\n" }
+        var out = paint("Findings", .bold) + " (\(total))\n"
+        for c in Format.ranked(r.ruleCounts) {
+            out += "  \(severity(c.severity)) \(paint("\(c.rule) \(c.slug)", .bold)) ×\(c.count)\n"
+            if let rule = RuleCatalogue.standard[c.rule] {
+                out += wrap("What to check: " + rule.explanation, indent: 10)
+            }
+            let examples = r.findings.filter { $0.rule == c.rule }
+            for f in examples.prefix(options.examplesPerRule) {
+                var at = f.records.isEmpty ? "end" : "record " + f.records.map(String.init).joined(separator: ",")
+                if let o = f.offset { at += " byte \(o)" }
+                if let conn = f.connection, conn != "-" { at += " conn \(conn)" }
+                out += "          " + paint(at, .cyan) + ": \(f.message)\n"
+            }
+            if c.count > min(examples.count, options.examplesPerRule) {
+                out += "          … and \(c.count - min(examples.count, options.examplesPerRule)) more\n"
+            }
+        }
+        return out
+    }
+
+    func wrap(_ text: String, indent: Int, width: Int = 100) -> String {
+        var out = "", line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + word.count + 1 > width - indent {
+                out += String(repeating: " ", count: indent) + paint(line, .dim) + "\n"
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { out += String(repeating: " ", count: indent) + paint(line, .dim) + "\n" }
+        return out
+    }
+
+    func aggregate(_ b: AnalysisBatch) -> String {
+        let a = b.aggregate
+        let fails = FailPolicy.fails(a.ruleCounts, threshold: options.threshold)
+        var out = paint("Aggregate", .bold) + ": \(Format.plural(a.sessions, "session"))"
+        if a.failedInputs > 0 { out += ", " + paint("\(a.failedInputs) unreadable", .red) }
+        out += ", \(Format.plural(a.messages, "message")), \(Format.plural(a.requests, "request")) (\(a.unanswered) unanswered)  "
+        out += (fails ? paint("FAIL", .red) : paint("PASS", .green)) + "\n"
+        let failing = b.reports.filter { FailPolicy.fails($0, threshold: options.threshold) }
+        for r in failing { out += "  " + paint("FAIL", .red) + " \(r.source)\n" }
+        for c in Format.ranked(a.ruleCounts) {
+            out += "  \(severity(c.severity)) \(c.rule) \(col(c.slug, 34)) ×\(c.count) in \(Format.plural(a.sessionsPerRule[c.rule] ?? 0, "session"))\n"
+        }
+        if !a.latency.isEmpty { out += "\n" + latencyTable(a.latency) }
+        return out
+    }
+}

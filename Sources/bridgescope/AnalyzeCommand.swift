@@ -1,0 +1,97 @@
+import ArgumentParser
+import BridgeAnalysis
+import Foundation
+
+/// `bridgescope analyze`: find why a session hung or failed; reports for people and CI.
+struct AnalyzeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Analyze recorded sessions: pairing, latency, protocol and journey rules; text, JSON, HTML or JUnit reports.",
+        discussion: """
+        Inputs are tap logs (.ndjson or .jsonl, one record per line) or directories holding \
+        them; several inputs give one report per session plus an aggregate. Exit status: 0 \
+        when no finding reaches --fail-on, 1 when one does, 2 on usage or I/O errors. \
+        How to read a report: docs/ANALYZER.md; the JSON schema: docs/REPORT.md.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, html, junit
+    }
+
+    enum Colour: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    @Option(help: "Report format: text, json, html or junit.")
+    var format: Format = .text
+
+    @Option(name: .shortAndLong, help: "Write the report to FILE instead of standard output.")
+    var output: String?
+
+    @Option(help: "Exit 1 when findings of this severity or worse exist: error, warning or never.")
+    var failOn: String = "error"
+
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Web-side timeout for an action, ACTION=MS (repeatable; *=MS sets the default).", valueName: "ACTION=MS"))
+    var timeouts: [String] = []
+
+    @Option(help: "Sessions analysed in parallel (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Colour in text output: auto (on a terminal), always or never.")
+    var color: Colour = .auto
+
+    @Argument(help: "Tap logs (.ndjson, .jsonl) or directories.")
+    var inputs: [String]
+
+    func validate() throws {
+        guard FailThreshold(rawValue: failOn) != nil else {
+            throw ValidationError("--fail-on must be error, warning or never, not \"\(failOn)\"")
+        }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() async throws {
+        let threshold = FailThreshold(rawValue: failOn)!
+        var config = AnalyzerConfiguration()
+        do throws(AnalysisError) {
+            for t in timeouts { try config.timeouts.apply(t) }
+        } catch {
+            throw ValidationError(error.message)
+        }
+        let paths: [String]
+        do throws(AnalysisError) {
+            paths = try SessionInput.expand(inputs)
+        } catch {
+            printError("error: \(error.message)")
+            throw Exit.usage
+        }
+        guard !paths.isEmpty else {
+            printError("error: no .ndjson or .jsonl inputs found in \(inputs.joined(separator: ", "))")
+            throw Exit.usage
+        }
+        let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths)
+        for f in batch.failures { printError("error: \(f.error.message)") }
+        let useColour = color == .always || (color == .auto && output == nil && isTerminal(1))
+        let options = RenderOptions(threshold: threshold, color: useColour)
+        let text: String
+        switch format {
+        case .text: text = TextReportRenderer(options: options).render(batch)
+        case .json: text = JSONReportRenderer(options: options).render(batch)
+        case .html: text = HTMLReportRenderer(options: options).render(batch)
+        case .junit: text = JUnitReportRenderer(options: options).render(batch)
+        }
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
+                printError("error: \(output): cannot write the report")
+                throw Exit.usage
+            }
+            printError("wrote \(output)")
+        } else {
+            print(text, terminator: "")
+        }
+        let status = FailPolicy.exitStatus(batch, threshold: threshold)
+        if status != 0 { throw ExitCode(status) }
+    }
+}
