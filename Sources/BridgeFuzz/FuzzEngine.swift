@@ -56,7 +56,7 @@ public final class FuzzEngine {
         self.target = target
         self.configuration = configuration
         self.rng = FuzzRandom(seed: configuration.seed)
-        self.checker = target.checker(oracles: configuration.oracles)
+        self.checker = target.checker(oracles: configuration.oracles).caching()
         self.messageOracles = MessageOracles(oracles: configuration.oracles.intersection([.roundTrip, .jsonAgreement]))
         self.mutator = FuzzMutator(mode: configuration.mode, toggles: target.supportsToggles && configuration.toggles,
                                    weights: configuration.singleMessage ? [40, 40, 20, 0] : [30, 30, 15, 25])

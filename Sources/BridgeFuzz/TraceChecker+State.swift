@@ -29,7 +29,7 @@ struct CheckState {
     }
 
     mutating func sent(step: Int, bytes: [UInt8], at: Int64, index: Int, _ features: inout FeatureSink) {
-        let d = checker.decoder.decode(bytes, direction: .webToHost)
+        let d = checker.decode(bytes, .webToHost)
         for f in d.findings { features.add("in-rule", f.rule.rawValue) }
         features.addCount("open", open.count)
         if let e = d.envelope, d.isValid, e.type == .request {
@@ -70,7 +70,7 @@ struct CheckState {
     }
 
     mutating func received(bytes: [UInt8], at: Int64, index: Int, _ features: inout FeatureSink) {
-        let d = checker.decoder.decode(bytes, direction: .hostToWeb)
+        let d = checker.decode(bytes, .hostToWeb)
         if !d.findings.isEmpty || d.envelope == nil {
             let rules = Set(d.findings.map(\.rule.rawValue)).sorted().joined(separator: ",")
             fail(.hostOutputRules, "rules \(rules)",

@@ -18,12 +18,24 @@ public struct TraceChecker: Sendable {
     /// The oracles to run.
     public var oracles: Set<Oracle>
     let decoder = EnvelopeDecoder()
+    var cache: DecodeCache?
 
     /// Creates a checker.
     public init(model: CapabilityModel?, pendingLimit: Int?, oracles: Set<Oracle> = Set(Oracle.all)) {
         self.model = model
         self.pendingLimit = pendingLimit
         self.oracles = oracles
+    }
+
+    /// A checker that remembers decode results between traces (for one engine's thread).
+    public func caching() -> TraceChecker {
+        var c = self
+        c.cache = DecodeCache()
+        return c
+    }
+
+    func decode(_ bytes: [UInt8], _ direction: Direction) -> DecodeResult {
+        cache?.decode(bytes, direction: direction) ?? decoder.decode(bytes, direction: direction)
     }
 
     struct Open {

@@ -42,6 +42,10 @@ struct FuzzCommand: AsyncParsableCommand {
     var format = "text"
     @Option(help: "Replay one case file and report whether it still fails.")
     var reproduce: String?
+    @Flag(name: .customLong("reproduce-all"), help: .hidden)
+    var reproduceAll = false
+    @Argument(help: .hidden)
+    var files: [String] = []
     @Option(name: .customLong("seed-archive"), help: "Seed from a recorded session (JSON Lines tap log or envelopes).")
     var seedArchive: [String] = []
     @Option(help: "Folder for findings (default CORPUS/regressions).")
@@ -54,6 +58,14 @@ struct FuzzCommand: AsyncParsableCommand {
     var images = "small"
     @Option(name: .customLong("hang-timeout"), help: "Seconds without progress before a worker counts as hung.")
     var hangTimeout: Double = 10
+    @Option(name: .customLong("export-libfuzzer-seeds"), help: "Write libFuzzer seed folders (json, envelope, host, websocket) under DIR and exit.")
+    var exportLibFuzzerSeeds: String?
+    @Option(name: .customLong("import-crash"), help: "Turn a libFuzzer crash artifact into a regression file (with --harness).")
+    var importCrash: String?
+    @Option(help: "The libFuzzer target of --import-crash, or run --reproduce FILE through it: json, envelope, host or websocket.")
+    var harness: String?
+    @Option(name: .customLong("crash-line"), help: "The crash's Fatal error line, for --import-crash's signature.")
+    var crashLine: String?
     @Option(name: .customLong("selftest-trap"), help: .hidden) var selfTestTrap: String?
     @Option(help: .hidden) var quarantine: String?
     @Flag(help: .hidden) var worker = false
@@ -100,7 +112,26 @@ struct FuzzCommand: AsyncParsableCommand {
                 try await FuzzWorker.run(o, slotPath: slot)
                 return
             }
+            if reproduceAll, let h = harness {
+                for f in files { try runHarness(h, f) }
+                print("\(files.count) file(s) ran through fuzz-\(h) without a trap")
+                return
+            }
             if let reproduce { try await reproduceCase(reproduce, o) }
+            if let dir = exportLibFuzzerSeeds {
+                let counts = try LibFuzzerBridge.exportSeeds(corpus: o.corpus, to: dir)
+                print(LibFuzzerBridge.Harness.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", "))
+                return
+            }
+            if let artifact = importCrash {
+                guard let h = harness.flatMap(LibFuzzerBridge.Harness.init(rawValue:)) else {
+                    throw ValidationError("--import-crash needs --harness json, envelope, host or websocket")
+                }
+                let written = try LibFuzzerBridge.importCrash(artifact, harness: h, crashLine: crashLine, corpus: o.corpus)
+                print(written.map { "written \($0)" } ?? "known: a regression with this signature exists")
+                if written != nil { throw Exit.findings }
+                return
+            }
             let summary = try await FuzzSupervisor(options: o).run()
             print(summary.render(o.format), terminator: "")
             if summary.wroteFindings { throw Exit.findings }
@@ -110,7 +141,24 @@ struct FuzzCommand: AsyncParsableCommand {
         }
     }
 
+    /// Runs one libFuzzer input through its harness (a trap ends the process).
+    func runHarness(_ h: String, _ path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw FuzzError(.io, "cannot read \(path)") }
+        switch LibFuzzerBridge.Harness(rawValue: h) {
+        case .json?: data.withUnsafeBytes { FuzzHarness.jsonParser($0) }
+        case .envelope?: data.withUnsafeBytes { FuzzHarness.envelopeDecoder($0) }
+        case .host?: data.withUnsafeBytes { FuzzHarness.hostRouting($0) }
+        case .websocket?: data.withUnsafeBytes { FuzzHarness.messageAssembler($0) }
+        case nil: throw ValidationError("--harness must be json, envelope, host or websocket")
+        }
+    }
+
     func reproduceCase(_ path: String, _ o: FuzzOptions) async throws -> Never {
+        if let h = harness {
+            try runHarness(h, path)
+            print("\(path): fuzz-\(h) ran it to the end without a trap")
+            throw ExitCode.success
+        }
         let c = try CorpusStore.readCase(path)
         let scenario = try o.scenarioPath.map { _ in try o.loadScenario().0 }
         let target: any FuzzTarget

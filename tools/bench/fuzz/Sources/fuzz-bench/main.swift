@@ -26,6 +26,10 @@ case "hunt":
     await engine.addSeeds(loadSeeds())
     await engine.run()
     print("execs \(engine.stats.execs) (\(Int(engine.stats.execsPerSecond))/s) corpus \(engine.stats.corpus) features \(engine.stats.features)")
+case "variants":
+    let rest = Array(args.dropFirst())
+    await BugFinding.run(seeds: loadSeeds { $0.hasPrefix("journey-") }, budget: Double(rest.first ?? "60") ?? 60,
+                         runs: Int(rest.dropFirst().first ?? "5") ?? 5, only: rest.dropFirst(2).first)
 default:
-    print("usage: fuzz-bench speed [SECONDS]")
+    print("usage: fuzz-bench speed [SECONDS] | engine [SECONDS] | hunt [SECONDS] [SEED] | variants [BUDGET] [RUNS] [VARIANT]")
 }
