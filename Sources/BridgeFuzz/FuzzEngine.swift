@@ -147,17 +147,18 @@ public final class FuzzEngine {
                 violations += messageOracles.check(m)
             }
         }
-        var fresh = false
+        var newFeatures = 0
         for h in sink.hashes {
             let bit = Int(truncatingIfNeeded: h & 0xF_FFFF)
             let word = bit >> 6, mask = UInt64(1) << UInt64(bit & 63)
             if featureBits[word] & mask == 0 {
                 featureBits[word] |= mask
                 stats.features += 1
-                fresh = true
+                newFeatures += 1
             }
         }
-        return (violations, fresh)
+        // A long case must show more than one new thing to be kept: it costs every time it is picked.
+        return (violations, newFeatures > (input.steps.count > 300 ? 1 : 0))
     }
 
     func report(_ violations: [Violation], _ input: FuzzInput) async {

@@ -9,7 +9,7 @@ struct SequenceMutator {
              freshRequest, reuseIdAfterAnswer
     }
 
-    static let weights: [Int] = [6, 4, 8, 6, 10, 8, 2, 4, 5, 5, 8, 4]
+    static let weights: [Int] = [6, 4, 8, 6, 10, 8, 1, 4, 5, 5, 8, 4]
 
     static let delays: [Int64] = [0, 0, 1, 10, 50, 99, 100, 101, 150, 500, 999, 1000, 4999, 5000, 5001, 29_999, 30_000, 30_001, 120_000]
 
@@ -46,7 +46,7 @@ struct SequenceMutator {
             }
             steps.insert(contentsOf: fresh, at: at)
         case .manyPending:
-            let count = rng.pick([60, 200, 999, 1000, 1001, 1100])!
+            let count = rng.pick([51, 60, 120, 999, 1001])!
             let action = rng.pick(["nfc.read", "camera.document.capture", "capability.query", "x.unknown"])!
             let tag = rng.below(100_000)
             let fresh = (0..<count).map { k in

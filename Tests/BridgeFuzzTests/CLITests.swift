@@ -61,6 +61,27 @@ import Testing
         #expect(r.stdout.contains("\"target\":\"stdio:"))
     }
 
+    @Test func webSocketTargetFuzzesTheRealHostBlackBox() throws {
+        let corpus = try Self.scratchCorpus()
+        let port = Int.random(in: 30_000...60_000)
+        let host = Process()
+        host.executableURL = ProjectPaths.binary
+        host.arguments = ["host", "--listen", "127.0.0.1:\(port)", "--log-level", "error"]
+        host.standardOutput = FileHandle.nullDevice
+        host.standardError = FileHandle.nullDevice
+        try host.run()
+        defer { host.terminate(); host.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 1.5)  // the debug host renders its stub pictures first
+        let r = try runBridgescope(["fuzz", "--corpus", corpus, "--target", "ws://127.0.0.1:\(port)/bridge", "--runs", "3", "--format", "json"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("\"findings\":[]"))
+        #expect(host.isRunning, "the host died while being fuzzed")
+        // Nothing listening: a clear error and exit 2.
+        let down = try runBridgescope(["fuzz", "--corpus", corpus, "--target", "ws://127.0.0.1:1/bridge", "--runs", "1"])
+        #expect(down.status == 2)
+        #expect(down.stderr.contains("cannot connect"))
+    }
+
     @Test func exportsLibFuzzerSeeds() throws {
         let out = NSTemporaryDirectory() + "bridgescope-lf-\(UInt32.random(in: 0...UInt32.max))"
         let r = try runBridgescope(["fuzz", "--corpus", Corpus.root.path, "--export-libfuzzer-seeds", out])
