@@ -149,7 +149,16 @@ run_libfuzzer() {  # name share-percent [max_len]
 run_libfuzzer json 15 16384
 run_libfuzzer envelope 15 16384
 run_libfuzzer host 25 65536
+# A known inflate hang (corpus/known-bugs/websocket/, waiting for BridgeWebSocket's owner)
+# would stop fuzz-websocket at once every night: fuzz the rest of the target meanwhile.
+if compgen -G "corpus/known-bugs/websocket/*.bin" >/dev/null; then
+    log "corpus/known-bugs/websocket is not empty: fuzz-websocket runs without inflating"
+    summary+="fuzz-websocket: inflation skipped (known bug in corpus/known-bugs/websocket)"$'\n'
+    export BRIDGESCOPE_FUZZ_SKIP_INFLATE=1
+    # Inputs kept from before may hang on inflation: they are harmless now.
+fi
 run_libfuzzer websocket 10 4096
+unset BRIDGESCOPE_FUZZ_SKIP_INFLATE
 
 secs=$(( BUDGET * 35 / 100 ))
 log "bridgescope fuzz for ${secs}s"

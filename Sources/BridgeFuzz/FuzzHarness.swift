@@ -2,6 +2,7 @@ import BridgeHost
 import BridgeJSON
 import BridgeProtocol
 import BridgeWebSocket
+import Foundation
 
 /// The entry points of the libFuzzer targets in `tools/fuzz/` (each target's `main.swift`
 /// is a one-call `@_cdecl` shim into here, like swift-protobuf's FuzzTesting). Each
@@ -10,6 +11,7 @@ import BridgeWebSocket
 /// `bridgescope fuzz`.
 public enum FuzzHarness {
     static let messageOracles = MessageOracles()
+    static let skipInflate = getenv("BRIDGESCOPE_FUZZ_SKIP_INFLATE") != nil
     static let target = InProcessTarget()
     static let checker = target.checker()
 
@@ -47,12 +49,16 @@ public enum FuzzHarness {
     /// sequence of frames, each `flags` (bit 7 FIN, 6-4 RSV1-3, 3-0 opcode), `masked` (bit
     /// 0), `length` (one byte), payload. Bit 0 of the first byte chooses deflate, bit 1 the
     /// server's masking rule.
+    ///
+    /// With `BRIDGESCOPE_FUZZ_SKIP_INFLATE` set, compressed messages are not inflated: the
+    /// nightly script sets it while corpus/known-bugs/websocket/ holds an inflate hang, so
+    /// the known bug does not stop the rest of this target from being fuzzed.
     public static func messageAssembler(_ data: UnsafeRawBufferPointer) {
         guard let first = data.first else { return }
         let deflate = first & 1 != 0, requireMasking = first & 2 != 0
         let maxMessage = 4096
         var assembler = MessageAssembler(maxMessageBytes: maxMessage, deflate: deflate, requireMasking: requireMasking)
-        let inflater = deflate ? try? PerMessageDeflate(agreement: DeflateAgreement(), maxMessageBytes: maxMessage, isServer: true) : nil
+        let inflater = deflate && !skipInflate ? try? PerMessageDeflate(agreement: DeflateAgreement(), maxMessageBytes: maxMessage, isServer: true) : nil
         var i = 1
         var failed = false
         while i + 3 <= data.count {

@@ -84,6 +84,8 @@ public struct FuzzOptions: Sendable {
     public var selfTestTrap: String?
     /// Folder of crash cases to leave out of the seeds (set by the supervisor for restarted workers).
     public var quarantine: String?
+    /// Offer permessage-deflate on `ws://` targets (default off, see ``WebSocketTarget/deflate``).
+    public var webSocketDeflate = false
     /// Show a status line on standard error (the CLI sets it when that is a terminal).
     public var statusLine = false
 

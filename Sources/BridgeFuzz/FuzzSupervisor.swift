@@ -68,7 +68,10 @@ public final class FuzzSupervisor {
         let target: any FuzzTarget
         switch options.target {
         case .stdio(let cmd): target = StdioTarget(command: cmd, scenario: options.scenarioPath == nil ? nil : scenario)
-        case .webSocket(let url): target = WebSocketTarget(url: url, scenario: options.scenarioPath == nil ? nil : scenario)
+        case .webSocket(let url):
+            var t = WebSocketTarget(url: url, scenario: options.scenarioPath == nil ? nil : scenario)
+            t.deflate = options.webSocketDeflate
+            target = t
         case .inproc: fatalError("unreachable")
         }
         if let probe = (target as? any ProbingTarget) { try await probe.probe() }

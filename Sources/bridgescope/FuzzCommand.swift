@@ -56,6 +56,8 @@ struct FuzzCommand: AsyncParsableCommand {
     var mode = "structure"
     @Option(help: "Stub picture size in-process: small (default) or full.")
     var images = "small"
+    @Flag(name: .customLong("ws-deflate"), help: "Offer permessage-deflate to ws:// targets.")
+    var wsDeflate = false
     @Option(name: .customLong("hang-timeout"), help: "Seconds without progress before a worker counts as hung.")
     var hangTimeout: Double = 10
     @Option(name: .customLong("export-libfuzzer-seeds"), help: "Write libFuzzer seed folders (json, envelope, host, websocket) under DIR and exit.")
@@ -96,6 +98,7 @@ struct FuzzCommand: AsyncParsableCommand {
         guard let i = StubImages(rawValue: images) else { throw ValidationError("--images must be small or full") }
         o.images = i
         o.hangTimeout = hangTimeout
+        o.webSocketDeflate = wsDeflate
         o.selfTestTrap = selfTestTrap
         o.quarantine = quarantine
         o.statusLine = isatty(2) == 1 && !worker
@@ -165,7 +168,10 @@ struct FuzzCommand: AsyncParsableCommand {
         switch o.target {
         case .inproc: target = o.inProcessTarget(try FuzzReproducer.scenario(for: c, override: scenario))
         case .stdio(let cmd): target = StdioTarget(command: cmd, scenario: scenario)
-        case .webSocket(let url): target = WebSocketTarget(url: url, scenario: scenario)
+        case .webSocket(let url):
+            var t = WebSocketTarget(url: url, scenario: scenario)
+            t.deflate = o.webSocketDeflate
+            target = t
         }
         let outcome = try await FuzzReproducer.replay(c, target: target, scenario: scenario, images: o.images)
         print("\(path): \(c.input.steps.count) step(s), \(outcome.received) host message(s)")
