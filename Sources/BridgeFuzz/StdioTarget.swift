@@ -1,12 +1,6 @@
 import BridgeHost
 import Foundation
 
-/// A target that can check it is reachable before fuzzing starts.
-protocol ProbingTarget: FuzzTarget {
-    /// Throws a ``FuzzError`` naming what to do when the target cannot be used.
-    func probe() async throws
-}
-
 /// Any host that reads one envelope per line on standard input and writes one per line
 /// on standard output (`bridgescope host --stdio` and the like), started afresh for
 /// each case with `/bin/sh -c COMMAND`. Black-box: real time, ordered (not exact)

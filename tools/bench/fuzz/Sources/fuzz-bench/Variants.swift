@@ -24,14 +24,23 @@ func request(_ bytes: [UInt8]) -> Envelope? {
     return e
 }
 
-func response(to e: Envelope, _ r: BridgeResponse, at now: Int64) -> OutboundMessage {
-    let env = Envelope.response(correlationId: e.correlationId, action: e.payload.action, status: r.status, data: r.data,
-                                error: r.error, timestamp: now)
-    return OutboundMessage(envelope: env, bytes: try! EnvelopeEncoder().encode(env, direction: .hostToWeb))
+/// A message built from `template` (OutboundMessage has no public initializer: variants
+/// reuse one the host sent, `host.ready` at the latest, and replace its contents).
+func message(_ env: Envelope, like template: OutboundMessage) -> OutboundMessage {
+    var m = template
+    m.envelope = env
+    m.bytes = try! EnvelopeEncoder().encode(env, direction: .hostToWeb)
+    return m
+}
+
+func response(to e: Envelope, _ r: BridgeResponse, at now: Int64, like template: OutboundMessage) -> OutboundMessage {
+    message(Envelope.response(correlationId: e.correlationId, action: e.payload.action, status: r.status, data: r.data,
+                              error: r.error, timestamp: now), like: template)
 }
 
 /// 1. The busy check is off by one: a slot serves two captures at once before it says BUSY.
 struct BusyOffByOne: HostInterceptor {
+    var template: OutboundMessage?
     var extra: [(Envelope, Int64)] = []
     var extraHeld: [SlotKind: Int64] = [:]
     mutating func receive(_ bytes: [UInt8], machine: inout HostStateMachine, now: Int64) -> [HostAction] {
@@ -44,13 +53,16 @@ struct BusyOffByOne: HostInterceptor {
         return machine.receive(bytes, now: now)
     }
     mutating func outbound(_ messages: [OutboundMessage], machine: inout HostStateMachine, now: Int64) -> [OutboundMessage] {
-        messages + flush(upTo: now)
+        if template == nil { template = messages.first }
+        return messages + flush(upTo: now)
     }
     mutating func finish(machine: inout HostStateMachine, now: Int64) -> [OutboundMessage] { flush(upTo: .max) }
     mutating func flush(upTo now: Int64) -> [OutboundMessage] {
         let due = extra.filter { $0.1 <= now }
         extra.removeAll { $0.1 <= now }
-        return due.map { response(to: $0.0, .success(.make(["width": .integer(540), "height": .integer(380)])), at: $0.1) }
+        guard let template else { return [] }
+        let data = JSONObject([.init(key: "width", value: .integer(540)), .init(key: "height", value: .integer(380))])
+        return due.map { response(to: $0.0, .success(data), at: $0.1, like: template) }
     }
 }
 
@@ -106,7 +118,7 @@ struct BusyHidesCapability: HostInterceptor {
             data.set("capabilities", .object(caps))
             var env = m.envelope
             env.payload.data = data
-            return OutboundMessage(envelope: env, bytes: try! EnvelopeEncoder().encode(env, direction: .hostToWeb))
+            return message(env, like: m)
         }
     }
 }
