@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build test demo bench bench-json rules-doc clean
+.PHONY: setup build test demo bench bench-json bench-server rules-doc clean
 
 setup:
 	@tools/setup.sh --with-browser
@@ -17,10 +17,13 @@ test: setup
 demo: build
 	@tools/demo.sh
 
-bench: bench-json
+bench: bench-json bench-server
 
 bench-json: setup
 	@tools/bench/json-bench.sh
+
+bench-server: setup
+	@tools/bench/server/run.sh
 
 rules-doc: build
 	$(BIN) rules --markdown > docs/RULES.md

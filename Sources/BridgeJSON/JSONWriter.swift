@@ -53,6 +53,17 @@ public struct JSONWriter: Sendable {
 
     /// Appends `s` as a quoted, escaped JSON string.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
+        // Fast path: most strings (keys, ids, base64 images) need no escape at all.
+        var s = s
+        let clean = s.withUTF8 { buf -> Bool in
+            for c in buf where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
+            out.reserveCapacity(out.count + buf.count + 2)
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: buf)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if clean { return }
         out.append(UInt8(ascii: "\""))
         for c in s.utf8 {
             switch c {

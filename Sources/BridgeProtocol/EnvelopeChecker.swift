@@ -7,9 +7,10 @@ struct EnvelopeChecker {
     var findings: [Finding] = []
     var partial = PartialEnvelope()
 
-    static let envelopeKeys: Set<String> = ["version", "correlationId", "type", "timestamp", "payload"]
-    static let payloadKeys: Set<String> = ["action", "data", "status", "error"]
-    static let errorKeys: Set<String> = ["code", "message", "recoverable"]
+    /// Member-name sets as plain arrays: a few string comparisons beat hashing here.
+    static let envelopeKeys: [String] = ["version", "correlationId", "type", "timestamp", "payload"]
+    static let payloadKeys: [String] = ["action", "data", "status", "error"]
+    static let errorKeys: [String] = ["code", "message", "recoverable"]
     /// Below this a millisecond timestamp is before March 1973: it is probably seconds.
     static let secondsThreshold: Int64 = 100_000_000_000
 

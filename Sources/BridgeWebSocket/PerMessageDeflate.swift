@@ -51,10 +51,24 @@ public final class PerMessageDeflate {
         input.writeBytes(Self.tail)
         var output = ByteBuffer()
         output.reserveCapacity(min(max(payload.count * 4, 256), maxMessageBytes + 1))
+        var finalBlock = false
         while true {
+            let before = (input.readableBytes, output.writerIndex)
             do {
                 try inflater.inflate(from: &input, to: &output)
                 if input.readableBytes == 0 { break }
+                if before == (input.readableBytes, output.writerIndex) {
+                    // No progress with input left: the sender ended the DEFLATE stream
+                    // (a BFINAL block, allowed by RFC 7692 §7.2.3.3). Only our own
+                    // 00 00 FF FF tail may follow it.
+                    finalBlock = true
+                    if input.readableBytes > Self.tail.count {
+                        throw DeflateError(kind: .corrupt, description: "data after the final DEFLATE block")
+                    }
+                    break
+                }
+            } catch let e as DeflateError {
+                throw e
             } catch let e as CompressNIOError where e == .bufferOverflow {
                 if output.readableBytes > maxMessageBytes {
                     throw DeflateError(kind: .tooLarge, description: "inflated message over the limit of \(maxMessageBytes) bytes")
@@ -72,7 +86,8 @@ public final class PerMessageDeflate {
             throw DeflateError(kind: .tooLarge, description: "inflated message over the limit of \(maxMessageBytes) bytes")
         }
         let peerResets = isServer ? agreement.clientNoContextTakeover : agreement.serverNoContextTakeover
-        if peerResets { try? inflater.reset() }
+        // After a final block the stream is over: the next message starts a new one.
+        if peerResets || finalBlock { try? inflater.reset() }
         return output.readBytes(length: output.readableBytes) ?? []
     }
 

@@ -11,8 +11,11 @@ struct BridgeScope: AsyncParsableCommand {
             ValidateCommand.self,
             RulesCommand.self,
             AnalyzeCommand.self,
+            CatCommand.self,
+            ExportCommand.self,
             FuzzCommand.self,
             HostCommand.self,
+            RecordCommand.self,
             // subcommands: keep one per line, in alphabetical order after the first two
         ]
     )
@@ -20,6 +23,7 @@ struct BridgeScope: AsyncParsableCommand {
     /// Runs the command, mapping argument errors to exit status 2 (the project's
     /// "usage or I/O error") instead of ArgumentParser's 64.
     static func main() async {
+        unblockTerminationSignals()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

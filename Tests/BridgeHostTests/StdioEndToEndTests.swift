@@ -89,8 +89,10 @@ struct StdioEndToEndTests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("capabilities.nfc.read.latencyMs"))
         #expect(r.stdout.isEmpty)
-        let noTransport = try run(["host"], input: [])
-        #expect(noTransport.status == 2 && noTransport.stderr.contains("--stdio"))
+        let twoTransports = try run(["host", "--stdio", "--listen", "127.0.0.1:0"], input: [])
+        #expect(twoTransports.status == 2 && twoTransports.stderr.contains("--stdio or --listen"))
+        let badListen = try run(["host", "--listen", "nowhere"], input: [])
+        #expect(badListen.status == 2 && badListen.stderr.contains("HOST:PORT"))
     }
 
     @Test func emptyInputStillSendsHostReadyAndExits() throws {

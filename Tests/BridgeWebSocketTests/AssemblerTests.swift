@@ -63,3 +63,16 @@ struct AssemblerTests {
         #expect(throws: DeflateError.self) { try other.inflate([0xFF, 0xFF, 0xFF, 0xFF, 0x13]) }
     }
 }
+
+/// A sender may end a message's DEFLATE stream with a final block (RFC 7692 §7.2.3.3);
+/// the inflater must not spin on the tail it appends (found by the fuzzer).
+struct FinalBlockTests {
+    @Test func finalDeflateBlockInflatesAndTheNextMessageStillWorks() throws {
+        let codec = try PerMessageDeflate(agreement: DeflateAgreement(), maxMessageBytes: 1 << 20, isServer: true)
+        // "hello" as a raw DEFLATE stream with BFINAL set (zlib -15, Z_FINISH), then the same again.
+        let finalBlock: [UInt8] = [0xCB, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]
+        #expect(try codec.inflate(finalBlock) == Array("hello".utf8))
+        #expect(try codec.inflate(finalBlock) == Array("hello".utf8))
+        #expect(throws: DeflateError.self) { try codec.inflate(finalBlock + [1, 2, 3, 4, 5, 6, 7, 8]) }
+    }
+}

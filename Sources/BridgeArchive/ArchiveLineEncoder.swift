@@ -1,0 +1,169 @@
+import BridgeJSON
+
+/// Builds archive lines (without the newline) byte by byte, exactly as docs/FORMAT.md
+/// §3–§6 spells them: compact JSON, members in the documented order, optional members
+/// left out when absent. Pure: no I/O.
+struct ArchiveLineEncoder {
+    /// The longest line it builds (``BridgeArchiveFormat/maxLineBytes`` by default).
+    var maxLineBytes = BridgeArchiveFormat.maxLineBytes
+
+    /// The header line.
+    func header(_ h: ArchiveHeader, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"bridgescope":"session","formatVersion":"#.utf8)
+        out.append(contentsOf: String(BridgeArchiveFormat.currentVersion).utf8)
+        out.append(contentsOf: #","source":"#.utf8)
+        JSONWriter.writeString(h.source, into: &out)
+        out.append(contentsOf: #","host":"#.utf8)
+        optionalString(h.host, into: &out)
+        out.append(contentsOf: #","filter":"#.utf8)
+        optionalString(h.filter, into: &out)
+        out.append(contentsOf: #","startTime":"#.utf8)
+        out.append(contentsOf: String(h.startTime).utf8)
+        out.append(contentsOf: #","toolVersion":"#.utf8)
+        JSONWriter.writeString(h.toolVersion, into: &out)
+        let writer = JSONWriter()
+        for m in h.extra {
+            out.append(UInt8(ascii: ","))
+            JSONWriter.writeString(m.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            writer.write(m.value, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The record line, or `false` (and `out` unchanged) when even the `b64` form would
+    /// be longer than ``maxLineBytes``.
+    func record(_ r: ArchiveRecord, into out: inout [UInt8]) -> Bool {
+        r.payload.withUnsafeBytes { p in
+            record(seq: r.seq, time: r.time, direction: r.direction, connection: r.connection, payload: p,
+                   encoding: r.encoding, into: &out)
+        }
+    }
+
+    /// The record line from its parts (no copy of the payload first). With `seq` nil the
+    /// line has no `seq` member: a tap log line (docs/FORMAT.md §9).
+    func record(seq: Int?, time: Int64, direction: ArchiveDirection, connection: String, payload p: UnsafeRawBufferPointer,
+                encoding preferred: ArchivePayloadEncoding, into out: inout [UInt8]) -> Bool {
+        let mark = out.count
+        if let seq {
+            out.append(contentsOf: #"{"seq":"#.utf8)
+            out.append(contentsOf: String(seq).utf8)
+            out.append(contentsOf: #","t":"#.utf8)
+        } else {
+            out.append(contentsOf: #"{"t":"#.utf8)
+        }
+        out.append(contentsOf: String(time).utf8)
+        out.append(contentsOf: #","dir":"#.utf8)
+        JSONWriter.writeString(direction.rawValue, into: &out)
+        out.append(contentsOf: #","conn":"#.utf8)
+        JSONWriter.writeString(connection, into: &out)
+        let prefixEnd = out.count
+        let budget = maxLineBytes - (prefixEnd - mark) - 2
+        let ok: Bool = {
+            var encoding = preferred
+            if encoding == .message && p.count > budget { encoding = .base64 }
+            if encoding == .message {
+                out.append(contentsOf: #","msg":"#.utf8)
+                out.append(contentsOf: p)
+            } else if encoding == .text {
+                out.append(contentsOf: #","text":"#.utf8)
+                appendEscaped(p, into: &out)
+                if out.count - mark > maxLineBytes - 1 {
+                    out.removeSubrange(prefixEnd...)
+                    encoding = .base64
+                }
+            }
+            if encoding == .base64 {
+                guard Base64.encodedLength(p.count) + 10 <= budget else { return false }
+                out.append(contentsOf: #","b64":""#.utf8)
+                Base64.encode(p, into: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            return true
+        }()
+        guard ok else {
+            out.removeSubrange(mark...)
+            return false
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// The event line. A `reason` is cut to 4 KiB so an event always fits.
+    func event(_ e: ArchiveEvent, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"seq":"#.utf8)
+        out.append(contentsOf: String(e.seq).utf8)
+        out.append(contentsOf: #","t":"#.utf8)
+        out.append(contentsOf: String(e.time).utf8)
+        out.append(contentsOf: #","event":"#.utf8)
+        JSONWriter.writeString(e.kind.rawValue, into: &out)
+        if let c = e.connection {
+            out.append(contentsOf: #","conn":"#.utf8)
+            JSONWriter.writeString(c, into: &out)
+        }
+        if let d = e.direction {
+            out.append(contentsOf: #","dir":"#.utf8)
+            JSONWriter.writeString(d.rawValue, into: &out)
+        }
+        integer("bytes", e.bytes, into: &out)
+        integer("count", e.count, into: &out)
+        integer("line", e.line, into: &out)
+        if let reason = e.reason {
+            out.append(contentsOf: #","reason":"#.utf8)
+            let cut = reason.utf8.count > 4096 ? String(decoding: reason.utf8.prefix(4096), as: UTF8.self) : reason
+            JSONWriter.writeString(cut, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The trailer line.
+    func trailer(_ t: ArchiveTrailer, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"bridgescope":"trailer""#.utf8)
+        integer("records", t.records, into: &out)
+        integer("events", t.events, into: &out)
+        integer("bytes", t.bytes, into: &out)
+        integer("drops", t.drops, into: &out)
+        integer("gaps", t.gaps, into: &out)
+        integer("gapBytes", t.gapBytes, into: &out)
+        integer("errors", t.errors, into: &out)
+        out.append(contentsOf: #","endTime":"#.utf8)
+        out.append(contentsOf: String(t.endTime).utf8)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func optionalString(_ s: String?, into out: inout [UInt8]) {
+        if let s { JSONWriter.writeString(s, into: &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    private func integer(_ key: StaticString, _ value: Int?, into out: inout [UInt8]) {
+        guard let value else { return }
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(contentsOf: "\":".utf8)
+        out.append(contentsOf: String(value).utf8)
+    }
+
+    /// Appends valid UTF-8 bytes as a JSON string with the same minimal escapes as
+    /// `JSONWriter.writeString` (no String round trip, so no copy).
+    func appendEscaped(_ p: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let hex: StaticString = "0123456789abcdef"
+        for c in p {
+            switch c {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(c)
+            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
+            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hex.utf8Start[Int(c >> 4)])
+                out.append(hex.utf8Start[Int(c & 0xF)])
+            default: out.append(c)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ArchiveLineReader {
+    /// Cuts the first `count` decompressed bytes of `output` into lines, checking the
+    /// line length limit before buffering anything.
+    func split(_ count: Int) {
+        output.withUnsafeBytes { o in
+            let base = o.baseAddress!
+            var start = 0
+            while start < count {
+                let found = memchr(base + start, 0x0A, count - start)
+                let end = found.map { base.distance(to: UnsafeRawPointer($0)) } ?? count
+                let segment = UnsafeRawBufferPointer(start: base + start, count: end - start)
+                if discarding {
+                    // skipping an over-long line
+                } else if pending.count + segment.count > maxLineBytes {
+                    discarding = true
+                    pending.removeAll()
+                } else if found != nil && pending.isEmpty {
+                    emit(Array(segment))
+                } else {
+                    pending.append(contentsOf: segment)
+                    if found != nil {
+                        emit(pending)
+                        pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
+                    }
+                }
+                if found != nil {
+                    if discarding {
+                        linesRead += 1
+                        finding(.lineTooLong, at: frameStart, line: linesRead,
+                                "line \(linesRead) is longer than \(maxLineBytes) bytes; skipped")
+                        discarding = false
+                    }
+                    start = end + 1
+                } else {
+                    start = count
+                }
+            }
+        }
+    }
+
+    private func emit(_ bytes: [UInt8]) {
+        linesRead += 1
+        queue.append(.line(ArchiveLine(number: linesRead, bytes: bytes, frameOffset: frameStart)))
+    }
+}

@@ -1,0 +1,117 @@
+import Logging
+
+/// Reads a session archive: validates the header when opened, then yields records,
+/// events and the trailer in file order, with a finding wherever the archive is
+/// damaged, truncated or inconsistent. Never throws after opening, never traps, never
+/// hangs: every complete line before any damage is returned.
+///
+/// Use it as a `Sequence` (`for item in reader`), or through ``asyncItems`` as an
+/// `AsyncSequence`. One pass only. Not `Sendable`: one task owns a reader.
+///
+/// Checks beyond the line reader's (``ArchiveLineReader``): each line must decode
+/// (`invalid-line`), `seq` must grow by 1 (`sequence-gap`), nothing may follow the
+/// trailer (`unexpected-line`), the trailer's counts must match what was read
+/// (`count-mismatch`), and an archive without a trailer gets `missing-trailer`.
+public final class ArchiveReader: Sequence, IteratorProtocol {
+    /// The header (line 1), validated.
+    public let header: ArchiveHeader
+    /// The header line exactly as in the archive.
+    public let headerLine: ArchiveLine
+    /// The trailer, once read.
+    public internal(set) var trailer: ArchiveTrailer?
+    /// Every finding so far, in order.
+    public internal(set) var findings: [ArchiveFinding] = []
+    /// What was read so far, counted like a trailer (`endTime` unused).
+    public internal(set) var counts = ArchiveTrailer()
+    /// The `seq` of the last record or event read intact.
+    public internal(set) var lastSequence = 0
+
+    let lines: ArchiveLineReader
+    let decoder = ArchiveLineDecoder()
+    let logger: Logger
+    var ended = false
+    var pendingItems: [(item: ArchiveItem, line: ArchiveLine?)] = []
+    var pendingIndex = 0
+
+    /// Opens the archive at `path` and reads its header.
+    ///
+    /// - Throws: ``ArchiveError`` when the file cannot be opened, is not a zstd stream,
+    ///   has no valid header line, or has a `formatVersion` this build does not read.
+    public convenience init(path: String, logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
+        try self.init(source: FileByteSource(path: path), logger: logger)
+    }
+
+    /// Reads an archive from any byte source and reads its header.
+    public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes,
+                logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
+        let name = source.name
+        lines = try ArchiveLineReader(source: source, maxLineBytes: maxLineBytes)
+        self.logger = logger
+        guard let first = lines.next() else {
+            throw ArchiveError(.notAnArchive, path: name, "the file is empty: not a bridgescope archive")
+        }
+        switch first {
+        case .finding(let f):
+            throw ArchiveError(.notAnArchive, path: name, "no header line could be read: \(f.message)")
+        case .line(let line):
+            header = try Self.readHeader(line, name: name, decoder: decoder)
+            headerLine = line
+        }
+        logger.debug("archive opened", metadata: ["path": "\(name)", "formatVersion": "\(header.formatVersion)"])
+    }
+
+    static func readHeader(_ line: ArchiveLine, name: String, decoder: ArchiveLineDecoder) throws(ArchiveError) -> ArchiveHeader {
+        // The version is checked before the rest of the header, so a newer archive gets
+        // "unsupported version" rather than a complaint about some new member.
+        if case .object(let o)? = try? BridgeJSONLine.parse(line.bytes), o["bridgescope"]?.stringValue == BridgeArchiveFormat.headerMarker {
+            guard let n = o["formatVersion"]?.numberValue, let v = n.int64, n.isIntegerLexeme else {
+                throw ArchiveError(.invalidHeader, path: name, "the header's \"formatVersion\" is missing or not an integer")
+            }
+            guard BridgeArchiveFormat.supportedVersions.contains(Int(v)) else {
+                let s = BridgeArchiveFormat.supportedVersions
+                let supported = s.lowerBound == s.upperBound ? "version \(s.lowerBound)" : "versions \(s.lowerBound) to \(s.upperBound)"
+                throw ArchiveError(.unsupportedVersion, path: name,
+                                   "archive format version \(v) is not supported: this build reads \(supported)\(v > s.upperBound ? "; use a newer bridgescope" : "")")
+            }
+            do throws(ArchiveLineError) {
+                guard case .header(let h) = try decoder.decode(line.bytes, formatVersion: Int(v)) else {
+                    throw ArchiveLineError(reason: "not a header")
+                }
+                return h
+            } catch {
+                throw ArchiveError(.invalidHeader, path: name, "line 1 is not a valid header: \(error.reason)")
+            }
+        }
+        let preview = String(decoding: line.bytes.prefix(60), as: UTF8.self)
+        throw ArchiveError(.notAnArchive, path: name,
+                           "line 1 is not a bridgescope header ({\"bridgescope\":\"session\",...}) but: \(preview)")
+    }
+
+    /// The next record, event, trailer or finding; nil at the end.
+    public func next() -> ArchiveItem? {
+        nextWithLine()?.item
+    }
+
+    /// The next item with the archive line it came from, exactly as in the archive
+    /// (nil for findings about the archive as a whole or its compressed bytes); nil at
+    /// the end.
+    public func nextWithLine() -> (item: ArchiveItem, line: ArchiveLine?)? {
+        while pendingIndex == pendingItems.count {
+            pendingItems.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            if ended { return nil }
+            pull()
+        }
+        pendingIndex += 1
+        return pendingItems[pendingIndex - 1]
+    }
+
+    /// Reads every remaining item and returns the records (findings stay in ``findings``).
+    public func readAllRecords() -> [ArchiveRecord] {
+        var out: [ArchiveRecord] = []
+        while let item = next() {
+            if case .record(let r) = item { out.append(r) }
+        }
+        return out
+    }
+}

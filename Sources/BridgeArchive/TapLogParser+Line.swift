@@ -1,0 +1,81 @@
+import BridgeJSON
+
+extension TapLogParser {
+    /// Parses one line (without its LF); nil for a blank line.
+    public func parseLine(_ raw: UnsafeRawBufferPointer, number: Int) -> Entry? {
+        var line = raw
+        if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        do throws(TapLineError) {
+            return .message(try message(line, number: number))
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func message(_ line: UnsafeRawBufferPointer, number: Int) throws(TapLineError) -> TapMessage {
+        func fail(_ reason: String) -> TapLineError { TapLineError(line: number, reason: reason) }
+        let document: JSONDocument
+        do throws(JSONError) {
+            document = try JSONParser(limits: limits).parse(line)
+        } catch {
+            throw fail("not valid JSON: \(error.reason) (column \(error.column))")
+        }
+        guard case .object(let o) = document.value, let close = closingBraceOffset(line) else {
+            throw fail("not a JSON object but \(document.value.kindName)")
+        }
+        if let dup = document.duplicateKeys.first(where: { $0.depth == 1 }) {
+            throw fail("member \"\(dup.key)\" appears twice")
+        }
+        guard let tValue = o["t"] else { throw fail("missing \"t\" (epoch milliseconds or nanoseconds)") }
+        guard case .number(let n) = tValue, n.isIntegerLexeme, let t = n.int64 else {
+            throw fail("\"t\" must be an integer (epoch milliseconds or nanoseconds), not \(describe(tValue))")
+        }
+        guard t >= 0 else { throw fail("\"t\" must not be negative") }
+        let time: Int64
+        if t >= Self.nanosecondThreshold {
+            time = t
+        } else {
+            let (ns, overflow) = t.multipliedReportingOverflow(by: 1_000_000)
+            guard !overflow else { throw fail("\"t\" \(t) read as milliseconds is beyond the year 2262") }
+            time = ns
+        }
+        guard let dValue = o["dir"] else { throw fail("missing \"dir\" (\"w2h\" or \"h2w\")") }
+        guard case .string(let d) = dValue, d == "w2h" || d == "h2w" else {
+            throw fail("\"dir\" must be \"w2h\" or \"h2w\", not \(JSONWriter().string(dValue))")
+        }
+        var conn: String?
+        if let c = o["conn"], !c.isNull {
+            guard case .string(let s) = c else { throw fail("\"conn\" must be a string, not \(c.kindName)") }
+            conn = s
+        }
+        let kinds = ["msg", "text", "b64"]
+        let present = o.members.indices.filter { kinds.contains(o.members[$0].key) }
+        guard present.count == 1, let index = present.first else {
+            throw fail(present.isEmpty ? "missing \"msg\" (or \"text\" or \"b64\")" : "more than one of \"msg\", \"text\", \"b64\"")
+        }
+        let member = o.members[index]
+        let payload: [UInt8]
+        switch member.key {
+        case "msg":
+            guard let range = o.rawValueRange(ofMemberAt: index, in: line, closingBrace: close) else {
+                throw fail("cannot locate the bytes of \"msg\"")
+            }
+            payload = Array(line[range])
+        case "text":
+            guard case .string(let s) = member.value else { throw fail("\"text\" must be a string, not \(member.value.kindName)") }
+            payload = Array(s.utf8)
+        default:
+            guard case .string(let s) = member.value, let bytes = Base64.decode(s.utf8) else {
+                throw fail("\"b64\" must be a canonical base64 string (RFC 4648 §4, padded)")
+            }
+            payload = bytes
+        }
+        return TapMessage(line: number, time: time, direction: ArchiveDirection(rawValue: d), connection: conn, payload: payload)
+    }
+
+    private func describe(_ v: JSONValue) -> String {
+        if case .number(let n) = v { return "the number \(n.lexeme)" }
+        return v.kindName
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import BridgeArchive
+import BridgeCapture
+import BridgeClient
+import BridgeServer
+import Logging
+
+/// The libpcap sources of `bridgescope record` (`--read`, `--interface`) and their
+/// options, as an option group the record command includes with `@OptionGroup`.
+struct CaptureSourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Read packets from a pcap or pcapng file.", valueName: "file"))
+    var read: String?
+
+    @Option(help: ArgumentHelp("Capture live on an interface (lo, eth0, any); needs root or CAP_NET_RAW.", valueName: "if"))
+    var interface: String?
+
+    @Option(help: ArgumentHelp("With --interface: capture TCP port N (BPF \"tcp port N\").", valueName: "n"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("With --interface: a BPF filter, instead of --port.", valueName: "bpf"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("With --interface: the kernel capture buffer in bytes (default 32 MiB).", valueName: "bytes"))
+    var bufferSize: Int = 32 << 20
+
+    @Option(help: ArgumentHelp("With --interface: bytes kept per packet (default 262144).", valueName: "bytes"))
+    var snaplen: Int = 262_144
+
+    @Flag(help: "With --interface: libpcap immediate mode (each packet at once; on Linux a much smaller ring, which drops under load).")
+    var immediate = false
+
+    /// Whether a libpcap source was chosen.
+    var isChosen: Bool { read != nil || interface != nil }
+
+    func validate() throws {
+        if read != nil && interface != nil { throw ValidationError("--read and --interface cannot be combined") }
+        if interface == nil && (port != nil || filter != nil || immediate) {
+            throw ValidationError("--port, --filter and --immediate need --interface")
+        }
+        if port != nil && filter != nil { throw ValidationError("--port and --filter cannot be combined (put the port in the filter)") }
+        if let port, !(1...65535).contains(port) { throw ValidationError("--port must be 1 to 65535") }
+        if bufferSize < 65536 || bufferSize > Int(Int32.max) { throw ValidationError("--buffer-size must be 65536 to 2147483647 bytes") }
+        if snaplen < 128 || snaplen > 262_144 { throw ValidationError("--snaplen must be 128 to 262144 bytes") }
+    }
+
+    /// The source these options describe (nil when none was chosen).
+    var source: CaptureSource? {
+        if let read { return .file(read) }
+        guard let interface else { return nil }
+        return .live(LiveCaptureOptions(interface: interface, filter: filter ?? port.map(LiveCaptureOptions.portFilter),
+                                        snapshotLength: Int32(snaplen), bufferSize: Int32(bufferSize), immediate: immediate))
+    }
+}
+
+/// The recording proxy (`--proxy`, `--upstream`) and its options.
+struct ProxySourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Run a recording WebSocket proxy on HOST:PORT (no capture privileges needed); pages connect to ws://HOST:PORT/bridge.", valueName: "host:port"))
+    var proxy: String?
+
+    @Option(help: ArgumentHelp("With --proxy: the real host's WebSocket URL.", valueName: "ws://host:port/bridge"))
+    var upstream: String?
+
+    @Option(help: ArgumentHelp("With --proxy: an allowed page Origin (repeatable). Default: loopback origins only.", valueName: "origin"))
+    var origin: [String] = []
+
+    @Option(help: ArgumentHelp("With --proxy: folder served under /journeys/ (default: tools/journey when found).", valueName: "dir"))
+    var journeys: String?
+
+    @Flag(help: "With --proxy: do not negotiate permessage-deflate with the page or upstream.")
+    var noDeflate = false
+
+    /// Whether the proxy was chosen.
+    var isChosen: Bool { proxy != nil }
+
+    func validate() throws {
+        if proxy == nil {
+            if upstream != nil || !origin.isEmpty || journeys != nil || noDeflate {
+                throw ValidationError("--upstream, --origin, --journeys and --no-deflate need --proxy")
+            }
+            return
+        }
+        guard listenAddress != nil else { throw ValidationError("--proxy takes HOST:PORT, e.g. 127.0.0.1:8788") }
+        guard let upstream else { throw ValidationError("--proxy needs --upstream ws://HOST:PORT/bridge (the real host)") }
+        guard WebSocketURL(upstream) != nil else {
+            throw ValidationError("--upstream takes ws://HOST:PORT/PATH, e.g. ws://127.0.0.1:8787/bridge (wss:// is not supported)")
+        }
+    }
+
+    /// `--proxy` split into host and port.
+    var listenAddress: (host: String, port: Int)? {
+        guard let text = proxy, let colon = text.lastIndex(of: ":"),
+              let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    /// The proxy's options, with the record command's stop conditions.
+    func options(maxMessages: Int?, duration: Double?) -> ProxyOptions? {
+        guard let (host, port) = listenAddress, let url = upstream.flatMap(WebSocketURL.init) else { return nil }
+        return ProxyOptions(listenHost: host, listenPort: port, upstream: url, allowedOrigins: origin, deflate: !noDeflate,
+                            journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory(),
+                            maxMessages: maxMessages, duration: duration)
+    }
+}
