@@ -13,6 +13,7 @@ struct BridgeScope: AsyncParsableCommand {
             AnalyzeCommand.self,
             CatCommand.self,
             ExportCommand.self,
+            FuzzCommand.self,
             HostCommand.self,
             RecordCommand.self,
             ReplayCommand.self,
