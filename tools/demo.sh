@@ -21,3 +21,14 @@ step "4. The passport journey in headless Chromium against the host over WebSock
 mkdir -p .demo
 tools/run-journey passport --transcript .demo/passport.tap.jsonl
 echo "transcript (tap log): .demo/passport.tap.jsonl"
+
+step "5. Record the journey into a session archive and analyze it"
+if [[ -s .demo/passport.tap.jsonl ]]; then
+  $BIN record -o .demo/passport.bsz --tap .demo/passport.tap.jsonl && echo "archive: .demo/passport.bsz"
+  $BIN analyze .demo/passport.bsz
+  echo "analyze exit status: $? (0 = no finding at or above --fail-on error)"
+  $BIN analyze --format html -o .demo/passport.html .demo/passport.bsz
+  echo "HTML report: $(pwd)/.demo/passport.html"
+else
+  echo "no transcript from step 4: nothing to analyze"
+fi
