@@ -101,15 +101,19 @@ public struct BatchAnalyzer: Sendable {
         }
     }
 
-    /// Analyses every input, at most ``jobs`` at a time; results keep input order.
+    /// Analyses every input, at most ``jobs`` at a time; results keep input order. When
+    /// there are fewer inputs than ``jobs``, each input is read on a task of its own
+    /// (``analyzeConcurrently(_:)``), so the spare cores are used; otherwise each input
+    /// is read and analysed on one task (``analyze(_:)``), one per core.
     public func run(_ paths: [String]) async -> AnalysisBatch {
+        let concurrent = paths.count < jobs
         var results = [Result<AnalysisReport, AnalysisError>?](repeating: nil, count: paths.count)
         await withTaskGroup(of: (Int, Result<AnalysisReport, AnalysisError>).self) { group in
             var next = 0
             func start() {
                 let i = next, path = paths[i]
                 next += 1
-                group.addTask { (i, self.analyze(path)) }
+                group.addTask { (i, concurrent ? await self.analyzeConcurrently(path) : self.analyze(path)) }
             }
             while next < paths.count && next < jobs { start() }
             while let (i, r) = await group.next() {
