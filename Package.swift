@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "BridgeFuzz",
             dependencies: [
-                "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeClient", "BridgeWebSocket",
+                "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeClient", "BridgeWebSocket", "BridgeArchive",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

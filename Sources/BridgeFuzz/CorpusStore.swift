@@ -68,6 +68,6 @@ public struct CorpusStore: Sendable {
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let bytes = FuzzCase(input: input).serialized()
         let name = FuzzFinding.hex(FuzzFinding.stableHash64(bytes) & 0xFFFF_FFFF_FFFF) + ".jsonl"
-        FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(name), contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(name), contents: Data(bytes))
     }
 }

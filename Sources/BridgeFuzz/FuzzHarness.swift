@@ -1,3 +1,4 @@
+import BridgeArchive
 import BridgeHost
 import BridgeJSON
 import BridgeProtocol
@@ -86,6 +87,27 @@ public enum FuzzHarness {
                 if p.count > 125 { fatalError("a ping payload of \(p.count) bytes") }
             case .none:
                 break
+            }
+        }
+    }
+
+    /// Session archive reader: any bytes as a `.bsz` file. Opening may fail (with an
+    /// error, never a trap); once open, reading ends, with records in `seq` order, and
+    /// never yields more items than the input could hold.
+    public static func archiveReader(_ data: UnsafeRawBufferPointer) {
+        guard let reader = try? ArchiveReader(source: MemoryByteSource(Array(data), name: "fuzz"), maxLineBytes: 1 << 20) else { return }
+        var items = 0
+        var lastSeq = Int.min
+        // zstd can expand a little input a lot, but not without bound at these sizes.
+        let limit = 1_000_000
+        while let item = reader.next() {
+            items += 1
+            if items > limit { fatalError("the archive reader yielded over \(limit) items from \(data.count) bytes") }
+            if case .record(let r) = item {
+                if r.seq <= lastSeq && reader.findings.isEmpty {
+                    fatalError("record seq \(r.seq) after \(lastSeq) with no finding")
+                }
+                lastSeq = r.seq
             }
         }
     }

@@ -15,6 +15,8 @@ public enum LibFuzzerBridge {
         case host
         /// `fuzz-websocket`: a frame sequence (FuzzHarness.messageAssembler).
         case websocket
+        /// `fuzz-archive`: a session archive (`.bsz`).
+        case archive
     }
 
     /// Writes libFuzzer seed folders under `folder`: `json/` and `envelope/` get every
@@ -41,6 +43,11 @@ public enum LibFuzzerBridge {
         for path in (try? fm.contentsOfDirectory(atPath: "\(corpus)/libfuzzer-seeds/websocket")) ?? [] {
             if let d = fm.contents(atPath: "\(corpus)/libfuzzer-seeds/websocket/\(path)") { put(.websocket, [UInt8](d)) }
         }
+        // The sample session archives beside the corpus (captures/*.bsz), when small.
+        let captures = ((corpus as NSString).deletingLastPathComponent as NSString).appendingPathComponent("captures")
+        for path in (try? fm.contentsOfDirectory(atPath: captures)) ?? [] where path.hasSuffix(".bsz") {
+            if let d = fm.contents(atPath: "\(captures)/\(path)"), d.count <= 1 << 20 { put(.archive, [UInt8](d)) }
+        }
         return counts
     }
 
@@ -60,14 +67,14 @@ public enum LibFuzzerBridge {
         line = line.replacingOccurrences(of: #"[0-9]+"#, with: "N", options: .regularExpression)
             .trimmingCharacters(in: .whitespaces)
         let signature = "libfuzzer fuzz-\(harness.rawValue) \(line.prefix(200))"
-        if harness == .websocket {
-            let dir = "\(store.regressions)/websocket"
+        if harness == .websocket || harness == .archive {
+            let dir = "\(store.regressions)/\(harness.rawValue)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             let name = "crash-\(FuzzFinding.hex(FuzzFinding.stableHash(signature))).bin"
             let path = "\(dir)/\(name)"
             // Known and waiting for their owner: corpus/known-bugs/websocket/ (same naming).
             guard !FileManager.default.fileExists(atPath: path),
-                  !FileManager.default.fileExists(atPath: "\(corpus)/known-bugs/websocket/\(name)") else { return nil }
+                  !FileManager.default.fileExists(atPath: "\(corpus)/known-bugs/\(harness.rawValue)/\(name)") else { return nil }
             _ = FileManager.default.createFile(atPath: path, contents: data)
             return path
         }

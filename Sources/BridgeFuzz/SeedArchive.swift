@@ -1,3 +1,4 @@
+import BridgeArchive
 import BridgeJSON
 import Foundation
 
@@ -11,7 +12,7 @@ import Foundation
 ///   and host events (`ios-event-…`) dropped; delays from `timestamp`;
 /// - anything else that is not a header or event line is kept as a raw message.
 ///
-/// Compressed session archives (`*.bsz`) go through ``loadSessionArchive(_:)``.
+/// Session archives (`*.bsz`) go through ``loadSessionArchive(_:)``.
 public enum SeedArchive {
     /// Longest delay taken from a recording.
     public static let maxDelayMs: Int64 = 60_000
@@ -28,13 +29,19 @@ public enum SeedArchive {
         return parseLines([UInt8](data))
     }
 
-    /// Session archives (`*.bsz`, docs/FORMAT.md): not read yet.
-    ///
-    /// ARCHIVE-SEEDS: when BridgeArchive's reader is in main, read the records with it and
-    /// pass each connection's `w2h` payloads (raw bytes) and capture times to
-    /// ``cases(from:)``; nothing else here needs to change.
+    /// Session archives (`*.bsz`, docs/FORMAT.md), read with BridgeArchive's reader: each
+    /// connection's `w2h` payloads (exact bytes) with their capture times. A damaged or
+    /// truncated archive gives what could be read.
     public static func loadSessionArchive(_ path: String) throws -> [FuzzInput] {
-        throw FuzzError(.usage, "\(path): reading .bsz archives needs the BridgeArchive reader, which this build does not have yet; export the session as JSON Lines (`bridgescope cat`) and pass that instead")
+        let reader: ArchiveReader
+        do { reader = try ArchiveReader(path: path) } catch { throw FuzzError(.io, "\(path): \(error)") }
+        var records: [(connection: String, timeMs: Int64?, bytes: [UInt8])] = []
+        while let item = reader.next() {
+            if case .record(let r) = item, r.direction == .webToHost {
+                records.append((r.connection, r.time / 1_000_000, r.payload))
+            }
+        }
+        return cases(from: records)
     }
 
     /// Builds one case per connection from (connection, time in ms, bytes) records in order.

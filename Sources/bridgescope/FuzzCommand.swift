@@ -60,11 +60,11 @@ struct FuzzCommand: AsyncParsableCommand {
     var wsDeflate = false
     @Option(name: .customLong("hang-timeout"), help: "Seconds without progress before a worker counts as hung.")
     var hangTimeout: Double = 10
-    @Option(name: .customLong("export-libfuzzer-seeds"), help: "Write libFuzzer seed folders (json, envelope, host, websocket) under DIR and exit.")
+    @Option(name: .customLong("export-libfuzzer-seeds"), help: "Write libFuzzer seed folders (json, envelope, host, websocket, archive) under DIR and exit.")
     var exportLibFuzzerSeeds: String?
     @Option(name: .customLong("import-crash"), help: "Turn a libFuzzer crash artifact into a regression file (with --harness).")
     var importCrash: String?
-    @Option(help: "The libFuzzer target of --import-crash, or run --reproduce FILE through it: json, envelope, host or websocket.")
+    @Option(help: "The libFuzzer target of --import-crash, or run --reproduce FILE through it: json, envelope, host, websocket or archive.")
     var harness: String?
     @Option(name: .customLong("crash-line"), help: "The crash's Fatal error line, for --import-crash's signature.")
     var crashLine: String?
@@ -128,7 +128,7 @@ struct FuzzCommand: AsyncParsableCommand {
             }
             if let artifact = importCrash {
                 guard let h = harness.flatMap(LibFuzzerBridge.Harness.init(rawValue:)) else {
-                    throw ValidationError("--import-crash needs --harness json, envelope, host or websocket")
+                    throw ValidationError("--import-crash needs --harness json, envelope, host, websocket or archive")
                 }
                 let written = try LibFuzzerBridge.importCrash(artifact, harness: h, crashLine: crashLine, corpus: o.corpus)
                 print(written.map { "written \($0)" } ?? "known: a regression with this signature exists")
@@ -152,7 +152,8 @@ struct FuzzCommand: AsyncParsableCommand {
         case .envelope?: data.withUnsafeBytes { FuzzHarness.envelopeDecoder($0) }
         case .host?: data.withUnsafeBytes { FuzzHarness.hostRouting($0) }
         case .websocket?: data.withUnsafeBytes { FuzzHarness.messageAssembler($0) }
-        case nil: throw ValidationError("--harness must be json, envelope, host or websocket")
+        case .archive?: data.withUnsafeBytes { FuzzHarness.archiveReader($0) }
+        case nil: throw ValidationError("--harness must be json, envelope, host, websocket or archive")
         }
     }
 

@@ -83,11 +83,23 @@ import Testing
     }
 
     @Test func exportsLibFuzzerSeeds() throws {
-        let out = NSTemporaryDirectory() + "bridgescope-lf-\(UInt32.random(in: 0...UInt32.max))"
-        let r = try runBridgescope(["fuzz", "--corpus", Corpus.root.path, "--export-libfuzzer-seeds", out])
+        // A scratch project: corpus/ (two seeds, the frame sequences) beside captures/ (one archive).
+        let project = NSTemporaryDirectory() + "bridgescope-lf-\(UInt32.random(in: 0...UInt32.max))"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: project + "/corpus/seeds", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: project + "/corpus/libfuzzer-seeds", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: project + "/captures", withIntermediateDirectories: true)
+        for seed in ["journey-passport.jsonl", "hostile-strings.jsonl"] {
+            try fm.copyItem(atPath: Corpus.root.appendingPathComponent("seeds/\(seed)").path, toPath: project + "/corpus/seeds/\(seed)")
+        }
+        try fm.copyItem(atPath: Corpus.root.appendingPathComponent("libfuzzer-seeds/websocket").path, toPath: project + "/corpus/libfuzzer-seeds/websocket")
+        try fm.copyItem(atPath: Corpus.root.deletingLastPathComponent().appendingPathComponent("captures/happy-passport.bsz").path,
+                        toPath: project + "/captures/happy-passport.bsz")
+        let out = project + "/out"
+        let r = try runBridgescope(["fuzz", "--corpus", project + "/corpus", "--export-libfuzzer-seeds", out])
         #expect(r.status == 0)
-        for h in ["json", "envelope", "host", "websocket"] {
-            #expect(((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + h)) ?? []).count > 3, "\(h)")
+        for (h, least) in [("json", 10), ("envelope", 10), ("host", 2), ("websocket", 8), ("archive", 1)] {
+            #expect(((try? fm.contentsOfDirectory(atPath: out + "/" + h)) ?? []).count >= least, "\(h)")
         }
     }
 }

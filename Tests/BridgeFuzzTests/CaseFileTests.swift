@@ -63,6 +63,12 @@ import Testing
         #expect(sample.count == 1)
         #expect(sample[0].messages.count == 6)  // requests and web events; responses and host events dropped
         #expect(throws: FuzzError.self) { try SeedArchive.load("/nonexistent.bsz") }
+        // A recorded session archive: the web side's messages, exact bytes, recorded gaps.
+        let bsz = try SeedArchive.load(Corpus.root.deletingLastPathComponent().appendingPathComponent("captures/happy-passport.bsz").path)
+        #expect(bsz.count >= 1)
+        let messages = bsz.flatMap(\.messages)
+        #expect(messages.contains { String(decoding: $0, as: UTF8.self).contains("\"capability.query\"") })
+        #expect(!messages.contains { String(decoding: $0, as: UTF8.self).contains("\"type\":\"response\"") })
     }
 
     func write(_ text: String) throws -> String {

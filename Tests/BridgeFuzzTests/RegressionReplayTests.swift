@@ -27,6 +27,23 @@ import Testing
         #expect(r.status == 0, "\(r.output)")
     }
 
+    /// libFuzzer's archive reader findings (raw `.bsz` bytes) and the sample archives, the same way.
+    @Test func archiveRegressionsStayFixed() throws {
+        var files: [String] = []
+        let dir = Corpus.root.appendingPathComponent("regressions/archive")
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() where name.hasSuffix(".bin") {
+            files.append(dir.appendingPathComponent(name).path)
+        }
+        let captures = Corpus.root.deletingLastPathComponent().appendingPathComponent("captures")
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: captures.path)) ?? []).sorted() where name.hasSuffix(".bsz") {
+            files.append(captures.appendingPathComponent(name).path)
+        }
+        #expect(!files.isEmpty)
+        let r = try runWithTimeout(ProjectPaths.binary, ["fuzz", "--harness", "archive", "--reproduce-all"] + files, seconds: 60)
+        #expect(!r.timedOut, "an archive regression hangs again")
+        #expect(r.status == 0, "\(r.output)")
+    }
+
     @Test(arguments: Corpus.files("regressions"))
     func regressionStaysFixed(_ url: URL) async throws {
         let c = Corpus.load(url)

@@ -17,6 +17,7 @@ let package = Package(
         .executableTarget(name: "fuzz-json", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim),
         .executableTarget(name: "fuzz-envelope", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim),
         .executableTarget(name: "fuzz-host", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim),
+        .executableTarget(name: "fuzz-archive", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim),
         .executableTarget(name: "fuzz-websocket", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim),
     ]
 )
