@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build test demo bench bench-json bench-server bench-record bench-replay bench-fuzz fuzz-nightly rules-doc clean
+.PHONY: setup build test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean
 
 setup:
 	@tools/setup.sh --with-browser
@@ -17,7 +17,7 @@ test: setup
 demo: build
 	@tools/demo.sh
 
-bench: bench-json bench-server bench-record bench-replay bench-fuzz
+bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze
 
 bench-json: setup
 	@tools/bench/json-bench.sh
@@ -30,6 +30,9 @@ bench-record: setup
 
 bench-replay: setup
 	@tools/bench/replay/replay-bench.sh
+
+bench-analyze: setup
+	@tools/bench/analyze/run.sh
 
 bench-fuzz: setup
 	@tools/bench/fuzz/run.sh
