@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
+        .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
+        .library(name: "BridgeFuzz", targets: ["BridgeFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -94,11 +96,27 @@ let package = Package(
         .target(
             name: "BridgeCapture",
             dependencies: [
-                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "CPcap",
+                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "BridgeServer", "BridgeClient", "CPcap",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgeReplay",
+            dependencies: [
+                "BridgeHost", "BridgeServer", "BridgeClient", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
+                "BridgeWebSocket", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgeFuzz",
+            dependencies: [
+                "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeClient", "BridgeWebSocket", "BridgeArchive",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -112,7 +130,7 @@ let package = Package(
             name: "bridgescope",
             dependencies: [
                 "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient",
-                "BridgeAnalysis",
+                "BridgeAnalysis", "BridgeReplay", "BridgeFuzz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -124,7 +142,8 @@ let package = Package(
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
-        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeArchive", "BridgeServer", "BridgeClient", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(
             name: "BridgeServerTests",
@@ -134,6 +153,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BridgeReplayTests",
+            dependencies: [
+                "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeClient", "BridgeTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -12,8 +12,11 @@ struct BridgeScope: AsyncParsableCommand {
             RulesCommand.self,
             AnalyzeCommand.self,
             CatCommand.self,
+            ExportCommand.self,
+            FuzzCommand.self,
             HostCommand.self,
             RecordCommand.self,
+            ReplayCommand.self,
             // subcommands: keep one per line, in alphabetical order after the first two
         ]
     )

@@ -1,0 +1,139 @@
+import BridgeArchive
+import BridgeClient
+import BridgeServer
+import BridgeWebSocket
+import Logging
+import NIOCore
+import NIOPosix
+
+/// One page connection of the recording proxy: the server side is a ``BridgeConnection``
+/// of ``BridgeServer`` (the reference host's WebSocket machinery: origin check,
+/// permessage-deflate, pings, limits); the upstream side is a ``ProxyUpstreamHandler``
+/// on the same event loop, so relaying is a function call. Every message is recorded
+/// when the proxy receives it (`w2h` from the page, `h2w` from upstream), then relayed
+/// unchanged; `open` and `close` events delimit the connection.
+///
+/// Messages the page sends before the upstream connection is up wait in order. When
+/// either side closes, the other is closed too; an upstream that cannot be reached or
+/// refuses the upgrade becomes an `error` event and the page is closed with 1014 (bad
+/// gateway).
+///
+/// `@unchecked Sendable`: all state is used on the page connection's event loop only
+/// (``BridgeConnection`` calls arrive there, and the upstream channel lives there).
+final class ProxyConnection: BridgeConnection, @unchecked Sendable {
+    /// Close code sent to the page when upstream is unreachable (RFC 6455 §7.4.1: bad gateway).
+    static let badGateway = CloseCode(rawValue: 1014)
+
+    let info: ConnectionInfo
+    private let options: ProxyOptions
+    private let queue: ProxyEventQueue
+    private let logger: Logger
+    private var loop: EventLoop?
+    private var outbound: BridgeOutbound?
+    private var upstream: ProxyUpstreamHandler?
+    private var pending: [[UInt8]] = []
+    private var pageClosed = false
+    private var closeReason: String?
+    private var recordedClose = false
+
+    init(info: ConnectionInfo, options: ProxyOptions, queue: ProxyEventQueue, logger: Logger) {
+        self.info = info
+        self.options = options
+        self.queue = queue
+        self.logger = logger
+    }
+
+    func opened(outbound: BridgeOutbound) {
+        queue.event(.open, connection: info.id,
+                    reason: "page \(Self.address(info.remote))\(info.origin.map { " (origin \($0))" } ?? "") to \(options.upstream)")
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+        self.loop = loop
+        self.outbound = outbound
+        let queue = self.queue, id = info.id
+        loop.execute {
+            ProxyUpstream.connect(
+                to: self.options.upstream, origin: self.info.origin, deflate: self.options.deflate,
+                maxMessageBytes: self.options.maxMessageBytes, timeout: .seconds(5), on: loop,
+                make: { codec in
+                    ProxyUpstreamHandler(maxMessageBytes: self.options.maxMessageBytes, codec: codec,
+                                         onMessage: { message in
+                                             queue.message(.hostToWeb, connection: id, bytes: message)
+                                             if !self.pageClosed { outbound.send(message) }
+                                         },
+                                         onClose: { code, reason in self.upstreamClosed(code, reason) })
+                },
+                done: { result in self.connected(result) })
+        }
+    }
+
+    func received(_ message: [UInt8]) {
+        queue.message(.webToHost, connection: info.id, bytes: message)
+        onLoop {
+            if let upstream = self.upstream { upstream.send(message) } else { self.pending.append(message) }
+        }
+    }
+
+    func closed(code: CloseCode?) {
+        onLoop {
+            self.pageClosed = true
+            if self.closeReason == nil { self.closeReason = "page closed" + (code.map { " (\($0.rawValue))" } ?? "") }
+            if let upstream = self.upstream {
+                upstream.close(code == .goingAway ? .goingAway : .normal, reason: "page closed")
+            }
+            // Still connecting: `connected` closes the new upstream and records the end.
+        }
+    }
+
+    private func onLoop(_ body: @escaping @Sendable () -> Void) {
+        guard let loop else { return body() }
+        if loop.inEventLoop { body() } else { loop.execute(body) }
+    }
+
+    private func connected(_ result: Result<ProxyUpstream.Upgrade, Error>) {
+        switch result {
+        case .success(.upgraded(let handler)):
+            upstream = handler
+            if pageClosed {
+                handler.close(.normal, reason: "page closed")
+                return
+            }
+            for m in pending { handler.send(m) }
+            pending = []
+        case .success(.refused):
+            guard upstream == nil else { return } // the channel closed after an upgrade: onClose reports it
+            failed("upstream \(options.upstream) refused the WebSocket upgrade (wrong path, or the page's Origin is not allowed there)")
+        case .failure(let error):
+            failed("upstream \(options.upstream) cannot be reached: \(error)")
+        }
+    }
+
+    private func failed(_ reason: String) {
+        logger.notice("upstream failed", metadata: ["conn": "\(info.id)", "reason": "\(reason)"])
+        queue.event(.error, connection: info.id, reason: reason)
+        if closeReason == nil { closeReason = "upstream failed" }
+        if !pageClosed { outbound?.close(Self.badGateway, "upstream unavailable") }
+        recordClose()
+    }
+
+    private func upstreamClosed(_ code: CloseCode?, _ reason: String) {
+        if closeReason == nil {
+            closeReason = reason + (code.map { " (\($0.rawValue))" } ?? "")
+            if !pageClosed { outbound?.close(code == .goingAway ? .goingAway : .normal, "upstream closed") }
+        }
+        recordClose()
+    }
+
+    private func recordClose() {
+        guard !recordedClose else { return }
+        recordedClose = true
+        queue.event(.close, connection: info.id, reason: closeReason ?? "closed")
+    }
+
+    /// `127.0.0.1:44458` from NIO's `[IPv4]127.0.0.1/127.0.0.1:44458`.
+    static func address(_ remote: String) -> String {
+        guard remote.hasPrefix("[IPv"), let slash = remote.firstIndex(of: "/") else { return remote }
+        let rest = remote[remote.index(after: slash)...]
+        guard remote.hasPrefix("[IPv6]"), let colon = rest.lastIndex(of: ":") else { return String(rest) }
+        return "[\(rest[..<colon])]\(rest[colon...])"
+    }
+}

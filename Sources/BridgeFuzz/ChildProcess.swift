@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+private let systemPoll = Glibc.poll
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+private let systemPoll = Darwin.poll
+#endif
+
+/// A child process started with `posix_spawn`, its standard input, output and error on
+/// pipes (output and error non-blocking on our side). Used for fuzz workers, crash
+/// replays and `stdio:` targets.
+final class ChildProcess: @unchecked Sendable {
+    /// How a child ended.
+    enum Termination: Sendable, Hashable, CustomStringConvertible {
+        case exited(Int32)
+        case signaled(Int32)
+
+        var description: String {
+            switch self {
+            case .exited(let c): return "exited with status \(c)"
+            case .signaled(let s): return "killed by signal \(s) (\(ChildProcess.signalName(s)))"
+            }
+        }
+    }
+
+    let pid: pid_t
+    private(set) var stdinFD: Int32
+    let stdoutFD: Int32
+    let stderrFD: Int32
+    private(set) var termination: Termination?
+    var stdoutBuffer: [UInt8] = []
+    var stderrTail: [UInt8] = []
+
+    /// Starts `executable` with `arguments`; `environment` entries are added to ours.
+    init(executable: String, arguments: [String], environment: [String: String] = [:]) throws {
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+            throw FuzzError(.io, "cannot create pipes: errno \(errno)")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        var env = ChildProcess.currentEnvironment()
+        for (k, v) in environment { env[k] = v }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        guard rc == 0 else {
+            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
+            throw FuzzError(.io, "cannot start \(executable): \(String(cString: strerror(rc)))")
+        }
+        pid = child
+        stdinFD = inPipe[1]
+        stdoutFD = outPipe[0]
+        stderrFD = errPipe[0]
+        for fd in [stdoutFD, stderrFD] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for fd in [stdinFD, stdoutFD, stderrFD] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    }
+
+    deinit {
+        if termination == nil { kill(pid, SIGKILL); _ = wait() }
+        if stdinFD >= 0 { close(stdinFD) }
+        close(stdoutFD)
+        close(stderrFD)
+    }
+
+    static func currentEnvironment() -> [String: String] {
+        var out: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { out[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return out
+    }
+
+    /// Writes all of `bytes` to the child's standard input; false when the child is gone.
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool {
+        guard stdinFD >= 0 else { return false }
+        return bytes.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = systemWrite(stdinFD, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                off += n
+            }
+            return true
+        }
+    }
+
+    /// Closes the child's standard input.
+    func closeStdin() {
+        if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+    }
+
+    /// Waits up to `timeoutMs` for output; reads what is there into the buffers. Returns
+    /// false when both pipes are at end of file.
+    @discardableResult
+    func pump(timeoutMs: Int32) -> Bool {
+        var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
+        _ = systemPoll(&fds, 2, timeoutMs)
+        let a = drain(stdoutFD, into: &stdoutBuffer, keep: Int.max)
+        let b = drain(stderrFD, into: &stderrTail, keep: 64 << 10)
+        return a || b
+    }
+
+    private func drain(_ fd: Int32, into buffer: inout [UInt8], keep: Int) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                buffer += chunk[0..<n]
+                if buffer.count > keep { buffer.removeFirst(buffer.count - keep) }
+                continue
+            }
+            if n == 0 { return false }
+            return errno == EAGAIN || errno == EINTR
+        }
+    }
+
+    /// Complete lines received on standard output so far (removed from the buffer).
+    func takeLines() -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        while let nl = stdoutBuffer.firstIndex(of: 0x0A) {
+            lines.append(Array(stdoutBuffer[..<nl]))
+            stdoutBuffer.removeSubrange(...nl)
+        }
+        return lines
+    }
+
+    /// The child's status when it has ended (does not block).
+    func status() -> Termination? {
+        if let termination { return termination }
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        guard r == pid else { return nil }
+        termination = Self.decode(status)
+        return termination
+    }
+
+    /// Waits for the child to end.
+    func wait() -> Termination {
+        if let termination { return termination }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        termination = Self.decode(status)
+        return termination!
+    }
+
+    /// Sends a signal.
+    func signal(_ sig: Int32) {
+        if termination == nil { kill(pid, sig) }
+    }
+
+    static func decode(_ status: Int32) -> Termination {
+        let sig = status & 0x7F
+        if sig == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signaled(sig)
+    }
+
+    static func signalName(_ s: Int32) -> String {
+        switch s {
+        case SIGILL: return "SIGILL, a Swift trap"
+        case SIGTRAP: return "SIGTRAP, a Swift trap"
+        case SIGSEGV: return "SIGSEGV"
+        case SIGBUS: return "SIGBUS"
+        case SIGABRT: return "SIGABRT"
+        case SIGKILL: return "SIGKILL"
+        case SIGFPE: return "SIGFPE"
+        default: return "signal \(s)"
+        }
+    }
+
+    /// The most telling line of what the child wrote to standard error before it died
+    /// (`Fatal error: …`), for crash signatures.
+    var crashLine: String? {
+        let text = String(decoding: stderrTail, as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        return lines.first { $0.contains("Fatal error") || $0.contains("fatal error") || $0.contains("Precondition failed")
+            || $0.contains("runtime failure") || $0.contains("ERROR: AddressSanitizer") }
+            ?? lines.last
+    }
+}

@@ -1,0 +1,195 @@
+import BridgeHost
+
+/// The fuzzing loop: pick a parent from the corpus, mutate it, run it, judge it with the
+/// oracles, keep it when it shows new behaviour, minimize and report what fails.
+///
+/// Deterministic for a given seed, corpus and target (in-process): every random choice
+/// comes from one ``FuzzRandom``.
+public final class FuzzEngine {
+    /// What the engine has done so far.
+    public struct Stats: Sendable, Hashable {
+        /// Cases run (mutations, seeds and minimization runs).
+        public var execs: UInt64 = 0
+        /// Cases in the corpus.
+        public var corpus = 0
+        /// Distinct behaviour features seen.
+        public var features = 0
+        /// New findings by oracle.
+        public var findings: [Oracle: Int] = [:]
+        /// Seconds since the run started.
+        public var seconds: Double = 0
+        /// Executions per second over the run.
+        public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }
+    }
+
+    /// The target.
+    public let target: any FuzzTarget
+    /// The configuration.
+    public let configuration: FuzzConfiguration
+    /// The corpus (seeds first).
+    public private(set) var corpus: [FuzzInput] = []
+    /// The statistics.
+    public private(set) var stats = Stats()
+    /// Findings so far, by violation key (oracle and signature).
+    public private(set) var findings: [String: FuzzFinding] = [:]
+    /// Keys already known (from earlier runs' regression files): not reported again.
+    public var knownKeys: Set<String> = []
+    /// Called before each execution with the case about to run (the worker records it
+    /// where its supervisor can read it after a crash).
+    public var willRun: ((FuzzInput) -> Void)?
+    /// Called with each new finding.
+    public var onFinding: ((FuzzFinding) -> Void)?
+    /// Called with new corpus entries (to save them).
+    public var onNewCorpusEntry: ((FuzzInput) -> Void)?
+
+    var rng: FuzzRandom
+    let checker: TraceChecker
+    let messageOracles: MessageOracles
+    let mutator: FuzzMutator
+    var featureBits = [UInt64](repeating: 0, count: 1 << 14)
+    var checkedMessages = Set<UInt64>()
+    let clock = ContinuousClock()
+    var start: ContinuousClock.Instant
+
+    /// Creates an engine; call ``addSeeds(_:)`` then ``run(until:)``.
+    public init(target: any FuzzTarget, configuration: FuzzConfiguration) {
+        self.target = target
+        self.configuration = configuration
+        self.rng = FuzzRandom(seed: configuration.seed)
+        self.checker = target.checker(oracles: configuration.oracles).caching()
+        self.messageOracles = MessageOracles(oracles: configuration.oracles.intersection([.roundTrip, .jsonAgreement]))
+        self.mutator = FuzzMutator(mode: configuration.mode, toggles: target.supportsToggles && configuration.toggles,
+                                   weights: configuration.singleMessage ? [40, 40, 20, 0] : [30, 30, 15, 25])
+        self.start = clock.now
+    }
+
+    /// Runs the seeds (reporting what they already show) and adds them to the corpus.
+    public func addSeeds(_ seeds: [FuzzInput]) async {
+        for s in seeds {
+            let input = target.supportsToggles ? s : s.withoutToggles
+            let (violations, fresh) = await evaluate(input, cacheMessages: true)
+            corpus.append(input)
+            _ = fresh
+            await report(violations, input)
+        }
+        if corpus.isEmpty { corpus.append(FuzzInput(messages: [MessageWriter.envelope(id: "q-1", type: "request", action: "capability.query")])) }
+        stats.corpus = corpus.count
+    }
+
+    /// Fuzzes until `stop` says so (checked every few executions) or the configured runs
+    /// or time are used up.
+    public func run(stop: () -> Bool = { false }) async {
+        start = clock.now
+        var sinceCheck = 0
+        while true {
+            if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { break }
+            sinceCheck += 1
+            if sinceCheck >= 8 {
+                sinceCheck = 0
+                updateTime()
+                if let t = configuration.maxSeconds, stats.seconds >= t { break }
+                if stop() { break }
+                configuration.progress?(stats)
+            }
+            await step()
+        }
+        updateTime()
+    }
+
+    /// One mutation, execution and judgement.
+    public func step() async {
+        let parent = pickParent()
+        let other = rng.oneIn(3) ? rng.pick(corpus) : nil
+        let child = mutator.mutate(parent, other: other, &rng)
+        let (violations, fresh) = await evaluate(child, cacheMessages: true)
+        if fresh && corpus.count < configuration.maxCorpus {
+            corpus.append(child)
+            stats.corpus = corpus.count
+            onNewCorpusEntry?(child)
+        }
+        await report(violations, child)
+    }
+
+    func pickParent() -> FuzzInput {
+        // Newer entries are likelier to lead somewhere new: a third of the picks come from
+        // the newest eighth of the corpus.
+        if corpus.count > 8 && rng.oneIn(3) {
+            let recent = corpus.count / 8
+            return corpus[corpus.count - 1 - rng.below(recent)]
+        }
+        // Half the other picks are a tournament of two won by the shorter case, so cheap
+        // cases are mutated more often than the occasional thousand-step one.
+        let a = corpus[rng.below(corpus.count)]
+        guard rng.oneIn(2) else { return a }
+        let b = corpus[rng.below(corpus.count)]
+        return a.steps.count <= b.steps.count ? a : b
+    }
+
+    func updateTime() {
+        let d = clock.now - start
+        stats.seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// Runs `input` and judges it; returns the violations and whether it showed a new feature.
+    public func evaluate(_ input: FuzzInput, cacheMessages: Bool) async -> ([Violation], Bool) {
+        willRun?(input)
+        stats.execs += 1
+        let trace = await target.run(input)
+        var sink = FeatureSink()
+        var violations = checker.check(trace, features: &sink)
+        if !messageOracles.oracles.isEmpty {
+            for m in input.messages {
+                if cacheMessages {
+                    let h = FuzzFinding.stableHash64(m)
+                    guard checkedMessages.insert(h).inserted else { continue }
+                    if checkedMessages.count > 1_000_000 { checkedMessages.removeAll(keepingCapacity: true) }
+                }
+                violations += messageOracles.check(m)
+            }
+        }
+        var newFeatures = 0
+        for h in sink.hashes {
+            let bit = Int(truncatingIfNeeded: h & 0xF_FFFF)
+            let word = bit >> 6, mask = UInt64(1) << UInt64(bit & 63)
+            if featureBits[word] & mask == 0 {
+                featureBits[word] |= mask
+                stats.features += 1
+                newFeatures += 1
+            }
+        }
+        // A long case must show more than one new thing to be kept: it costs every time it is picked.
+        return (violations, newFeatures > (input.steps.count > 300 ? 1 : 0))
+    }
+
+    func report(_ violations: [Violation], _ input: FuzzInput) async {
+        for v in violations where findings[v.key] == nil && !knownKeys.contains(v.key) {
+            let execsAtFind = stats.execs
+            updateTime()
+            let seconds = stats.seconds
+            var minimized = input
+            if configuration.minimize {
+                minimized = await Minimizer(budget: configuration.minimizeBudget).minimize(input) { candidate in
+                    let (vs, _) = await self.evaluate(candidate, cacheMessages: false)
+                    return vs.contains { $0.key == v.key }
+                }
+            }
+            let (final, _) = await evaluate(minimized, cacheMessages: false)
+            let violation = final.first { $0.key == v.key } ?? v
+            let f = FuzzFinding(violation: violation, input: minimized, originalSteps: input.steps.count,
+                                originalBytes: input.byteCount, minimized: configuration.minimize,
+                                execs: execsAtFind, seconds: seconds)
+            findings[v.key] = f
+            stats.findings[v.oracle, default: 0] += 1
+            onFinding?(f)
+        }
+    }
+}
+
+extension FuzzFinding {
+    /// FNV-1a over bytes, 64 bits.
+    static func stableHash64(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h
+    }
+}

@@ -1,0 +1,120 @@
+import BridgeJSON
+import Foundation
+
+/// What a `bridgescope fuzz` run did, for the final report.
+public struct FuzzSummary: Sendable {
+    /// One finding reported by the run.
+    public struct Entry: Sendable {
+        /// The violation.
+        public var violation: Violation
+        /// The regression file written, nil when the same bug had a file already.
+        public var file: String?
+        /// Steps in the (minimized) case.
+        public var steps: Int
+        /// Whether the case was minimized.
+        public var minimized: Bool
+    }
+
+    /// The target's name.
+    public var target: String
+    /// The seed.
+    public var seed: UInt64
+    /// Executions across workers.
+    public var execs: UInt64 = 0
+    /// Wall-clock seconds.
+    public var seconds: Double = 0
+    /// Largest corpus among workers.
+    public var corpus = 0
+    /// Most behaviour features among workers.
+    public var features = 0
+    /// Worker restarts after crashes or hangs.
+    public var restarts = 0
+    /// New findings.
+    public var findings: [Entry] = []
+
+    /// Executions per second.
+    public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }
+
+    /// New findings by oracle.
+    public var byOracle: [Oracle: Int] {
+        var out: [Oracle: Int] = [:]
+        for f in findings { out[f.violation.oracle, default: 0] += 1 }
+        return out
+    }
+
+    /// Whether regression files were written (exit status 1).
+    public var wroteFindings: Bool { findings.contains { $0.file != nil } }
+
+    /// The report in `format`.
+    public func render(_ format: FuzzOptions.OutputFormat) -> String {
+        switch format {
+        case .text: return text()
+        case .json: return JSONWriter().string(json()) + "\n"
+        case .junit: return junit()
+        }
+    }
+
+    func text() -> String {
+        var lines = [String(format: "fuzz %@: %llu execs in %.1f s (%.0f/s), corpus %d, features %d, restarts %d, seed %llu",
+                            target as NSString, execs, seconds, execsPerSecond, corpus, features, restarts, seed)]
+        if findings.isEmpty { lines.append("no new findings") }
+        for f in findings {
+            lines.append("\(f.violation.oracle): \(f.violation.message)")
+            lines.append("  " + (f.file.map { "written to \($0) (\(f.steps) step(s)\(f.minimized ? ", minimized" : ""))" } ?? "same bug as an existing regression file"))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func json() -> JSONValue {
+        .object(JSONObject([
+            .init(key: "target", value: .string(target)),
+            .init(key: "seed", value: .string(String(seed))),
+            .init(key: "execs", value: .integer(Int64(execs))),
+            .init(key: "seconds", value: .number(JSONNumber((seconds * 1000).rounded() / 1000) ?? JSONNumber(0))),
+            .init(key: "execsPerSecond", value: .integer(Int64(execsPerSecond))),
+            .init(key: "corpus", value: .integer(Int64(corpus))),
+            .init(key: "features", value: .integer(Int64(features))),
+            .init(key: "restarts", value: .integer(Int64(restarts))),
+            .init(key: "findings", value: .array(findings.map { f in
+                .object(JSONObject([
+                    .init(key: "oracle", value: .string(f.violation.oracle.rawValue)),
+                    .init(key: "signature", value: .string(f.violation.signature)),
+                    .init(key: "message", value: .string(f.violation.message)),
+                    .init(key: "file", value: f.file.map { .string($0) } ?? .null),
+                    .init(key: "steps", value: .integer(Int64(f.steps))),
+                ]))
+            })),
+        ]))
+    }
+
+    func junit() -> String {
+        func esc(_ s: String) -> String {
+            var out = ""
+            for c in s.unicodeScalars {
+                switch c {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                case _ where c.value < 0x20 && c != "\n" && c != "\t": out += "?"
+                default: out.unicodeScalars.append(c)
+                }
+            }
+            return out
+        }
+        let failures = findings.count
+        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        x += "<testsuite name=\"bridgescope-fuzz \(esc(target))\" tests=\"\(Oracle.all.count)\" failures=\"\(failures)\" time=\"\(String(format: "%.1f", seconds))\">\n"
+        x += "  <properties><property name=\"execs\" value=\"\(execs)\"/><property name=\"seed\" value=\"\(seed)\"/></properties>\n"
+        for oracle in Oracle.all {
+            let mine = findings.filter { $0.violation.oracle == oracle }
+            x += "  <testcase classname=\"bridgescope.fuzz\" name=\"\(oracle.rawValue)\">"
+            for f in mine {
+                x += "\n    <failure message=\"\(esc(f.violation.signature))\">\(esc(f.violation.message))\n"
+                x += "reproduce: bridgescope fuzz --reproduce \(esc(f.file ?? "(existing regression file)"))</failure>"
+            }
+            x += mine.isEmpty ? "</testcase>\n" : "\n  </testcase>\n"
+        }
+        return x + "</testsuite>\n"
+    }
+}

@@ -1,0 +1,76 @@
+/// A named check the fuzzer runs on every case. An open set: a finding file names its
+/// oracle by this spelling, and a later version may add more.
+public struct Oracle: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The spelling used in finding file names, reports and `--format json`.
+    public let rawValue: String
+    /// Wraps a spelling.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The spelling.
+    public var description: String { rawValue }
+    /// Orders by spelling.
+    public static func < (a: Oracle, b: Oracle) -> Bool { a.rawValue < b.rawValue }
+
+    /// The target trapped, crashed or exited while running the case (worker died by a
+    /// signal; over the wire: the host process died or dropped the connection).
+    public static let crash = Oracle(rawValue: "crash")
+    /// The target did not finish the case in time (worker heartbeat stopped).
+    public static let hang = Oracle(rawValue: "hang")
+    /// Every well-formed request gets exactly one final response, with its action, within
+    /// its deadline; `INVALID_REQUEST` exactly when PROTOCOL.md §4 says; nothing
+    /// unsolicited.
+    public static let oneResponse = Oracle(rawValue: "one-response")
+    /// Every host-to-web message decodes with zero findings (the rule catalogue, direction
+    /// host to web) and holds no raw newline.
+    public static let hostOutputRules = Oracle(rawValue: "host-output-rules")
+    /// At most one active capture per typed slot; a second one is answered `BUSY`, and
+    /// `BUSY` is only answered when the slot (or the pending limit) is really busy.
+    public static let oneCapturePerSlot = Oracle(rawValue: "one-capture-per-slot")
+    /// `capability.query` answers agree with the scenario and the toggles applied so far.
+    public static let capabilityQuery = Oracle(rawValue: "capability-query")
+    /// Once the web side goes quiet, the host's pending requests and timers drain to
+    /// nothing (in-process only).
+    public static let pendingDrains = Oracle(rawValue: "pending-drains")
+    /// decode → encode → decode gives the same envelope, and parse → write → parse the same
+    /// JSON value; a message decoded with zero findings is accepted by `EnvelopeEncoder`
+    /// and comes out byte-identical to the writer's output.
+    public static let roundTrip = Oracle(rawValue: "round-trip")
+    /// BridgeJSON and Foundation's `JSONSerialization` agree on accepting the message,
+    /// except for the documented known differences (``JSONAgreement``).
+    public static let jsonAgreement = Oracle(rawValue: "json-agreement")
+
+    /// Every oracle, in report order.
+    public static let all: [Oracle] = [
+        .crash, .hang, .oneResponse, .hostOutputRules, .oneCapturePerSlot, .capabilityQuery, .pendingDrains,
+        .roundTrip, .jsonAgreement,
+    ]
+
+    /// Oracles that can be judged over the wire against a black-box host.
+    public static let overTheWire: [Oracle] = [
+        .crash, .oneResponse, .hostOutputRules, .oneCapturePerSlot, .capabilityQuery, .roundTrip, .jsonAgreement,
+    ]
+}
+
+/// One failed check: the oracle, a stable signature (findings with the same oracle and
+/// signature are one bug and kept once) and a sentence.
+public struct Violation: Sendable, Hashable, CustomStringConvertible {
+    /// The oracle that failed.
+    public var oracle: Oracle
+    /// Short, stable, input-independent description used to deduplicate, e.g.
+    /// `second-final-response camera.document.capture`.
+    public var signature: String
+    /// What exactly happened, naming ids, steps and values.
+    public var message: String
+
+    /// Creates a violation.
+    public init(_ oracle: Oracle, signature: String, _ message: String) {
+        self.oracle = oracle
+        self.signature = signature
+        self.message = message
+    }
+
+    /// The deduplication key: `oracle signature`.
+    public var key: String { "\(oracle.rawValue) \(signature)" }
+
+    /// `oracle: message`.
+    public var description: String { "\(oracle): \(message)" }
+}

@@ -1,0 +1,171 @@
+import BridgeHost
+import BridgeJSON
+import BridgeProtocol
+
+/// The running state of one ``TraceChecker/check(_:features:)``.
+struct CheckState {
+    let checker: TraceChecker
+    let exact: Bool
+    var model: CapabilityModel?
+    var open: [String: TraceChecker.Open] = [:]
+    /// Over the wire: ids sent again while open in the client's view; the host may have seen
+    /// the first one answered already, so one extra answer per entry is not a violation.
+    var maybe: [String: Int] = [:]
+    var answered: Set<String> = []
+    var captures: [TraceChecker.Capture] = []
+    var violations: [Violation] = []
+    var seen: Set<String> = []
+
+    init(checker: TraceChecker, exact: Bool) {
+        self.checker = checker
+        self.exact = exact
+        self.model = checker.model
+    }
+
+    mutating func fail(_ oracle: Oracle, _ signature: String, _ message: String) {
+        guard checker.oracles.contains(oracle) else { return }
+        let v = Violation(oracle, signature: signature, message)
+        if seen.insert(v.key).inserted { violations.append(v) }
+    }
+
+    mutating func sent(step: Int, bytes: [UInt8], at: Int64, index: Int, _ features: inout FeatureSink) {
+        let d = checker.decode(bytes, .webToHost)
+        for f in d.findings { features.add("in-rule", f.rule.rawValue) }
+        features.addCount("open", open.count)
+        if let e = d.envelope, d.isValid, e.type == .request {
+            let id = e.correlationId
+            let action = e.payload.action.rawValue
+            features.add("in-request", checker.actionClass(action))
+            if open[id] != nil {
+                // A reused id while the first is in progress: never routed, never answered.
+                features.add("in", "duplicate-id")
+                if !exact { maybe[id, default: 0] += 1 }
+                return
+            }
+            var o = TraceChecker.Open(step: step, action: action, sentAtMs: at, sentIndex: index,
+                                      deadlineMs: checker.deadline(action, model: model), openCountAtSend: open.count)
+            if let slot = SlotKind(action: e.payload.action) {
+                o.capture = captures.count
+                captures.append(TraceChecker.Capture(slot: slot, step: step, id: id, sentIndex: index,
+                                                     supportedAtSend: model?.isSupported(slot), openCountAtSend: open.count))
+            }
+            if e.payload.action == .capabilityQuery { o.expectedCapabilities = model?.expectedCapabilities }
+            o.modelAtSend = model
+            open[id] = o
+            return
+        }
+        let p = d.partial
+        guard p.type == .request, let id = p.correlationId, !id.isEmpty else {
+            features.add("in", d.envelope == nil ? "undecodable" : "not-a-request")
+            return
+        }
+        features.add("in", "invalid-request")
+        if open[id] != nil {
+            if !exact { maybe[id, default: 0] += 1 }
+            return
+        }
+        let action = p.action.flatMap { Action(rawValue: $0).isWellFormed ? $0 : nil } ?? "invalid"
+        open[id] = TraceChecker.Open(step: step, action: action, sentAtMs: at, sentIndex: index, deadlineMs: 5_000,
+                                     invalidAnswerAction: action, openCountAtSend: open.count)
+    }
+
+    mutating func received(bytes: [UInt8], at: Int64, index: Int, _ features: inout FeatureSink) {
+        let d = checker.decode(bytes, .hostToWeb)
+        if !d.findings.isEmpty || d.envelope == nil {
+            let rules = Set(d.findings.map(\.rule.rawValue)).sorted().joined(separator: ",")
+            fail(.hostOutputRules, "rules \(rules)",
+                 "the host sent a message that breaks the rules: \(d.findings.map(\.description).joined(separator: "; ")) — \(preview(bytes))")
+        }
+        if bytes.contains(0x0A) {
+            fail(.hostOutputRules, "raw-newline", "the host sent a message holding a raw newline: \(preview(bytes))")
+        }
+        guard let e = d.envelope else { return }
+        guard e.type == .response else {
+            features.addSequenced("out-event", e.payload.action.rawValue)
+            return
+        }
+        let id = e.correlationId
+        let status = e.payload.status ?? Status(rawValue: "")
+        let code = e.payload.error?.code
+        features.addSequenced("out", "\(checker.actionClass(e.payload.action.rawValue)) \(status) \(code?.rawValue ?? "")")
+        guard var o = open[id] else {
+            if let n = maybe[id], n > 0 {
+                maybe[id] = n - 1
+                return
+            }
+            let again = answered.contains(id)
+            fail(.oneResponse, again ? "second-final-response \(checker.actionClass(e.payload.action.rawValue))"
+                                     : "unsolicited-response",
+                 again ? "a second \(status) response to \(quote(id)) (\(e.payload.action)) after its final response"
+                       : "a \(status) response to \(quote(id)), which no open request carries")
+            return
+        }
+        if status == .acknowledged {
+            if o.acknowledged {
+                fail(.oneResponse, "second-acknowledged \(checker.actionClass(o.action))",
+                     "a second acknowledged response to \(quote(id)) (\(o.action))")
+            }
+            o.acknowledged = true
+            open[id] = o
+            return
+        }
+        open[id] = nil
+        answered.insert(id)
+        let cls = checker.actionClass(o.action)
+        if e.payload.action.rawValue != o.action {
+            fail(.oneResponse, "wrong-action \(cls)",
+                 "the response to \(quote(id)) carries action \(quote(e.payload.action.rawValue)), not \(quote(o.action))")
+        }
+        if o.invalidAnswerAction != nil {
+            if status != .error || code != .invalidRequest {
+                fail(.oneResponse, "invalid-request-answer",
+                     "the invalid request \(quote(id)) (step \(o.step)) was answered \(status) \(code?.rawValue ?? "-"), not error INVALID_REQUEST")
+            }
+        } else if code == .invalidRequest {
+            fail(.oneResponse, "valid-request-rejected \(cls)",
+                 "the well-formed request \(quote(id)) (step \(o.step), \(o.action)) was answered INVALID_REQUEST")
+        }
+        if exact && at - o.sentAtMs > o.deadlineMs {
+            fail(.oneResponse, "late-response \(cls)",
+                 "the response to \(quote(id)) (\(o.action)) came \(at - o.sentAtMs) ms after the request; the deadline is \(o.deadlineMs) ms")
+        }
+        if let c = o.capture {
+            captures[c].finalIndex = index
+            captures[c].status = status
+            captures[c].code = code
+        }
+        if o.invalidAnswerAction == nil {
+            checkRouting(o, status: status, code: code, data: e.payload.data, id: id)
+        }
+    }
+
+    mutating func finish(_ trace: Trace, _ features: inout FeatureSink) {
+        for (id, o) in open.sorted(by: { $0.value.sentIndex < $1.value.sentIndex }) {
+            fail(.oneResponse, "no-final-response \(checker.actionClass(o.action))",
+                 "the request \(quote(id)) (step \(o.step), \(o.action)) got no final response" +
+                 (exact ? " before the host went quiet" : " within its deadline of \(o.deadlineMs) ms"))
+        }
+        if let failure = trace.targetFailure {
+            fail(.crash, "target-failed", failure)
+        }
+        if trace.neverQuiet {
+            fail(.pendingDrains, "never-quiet", "the host still had timers \(FuzzLimits.quietLimitMs) ms after the last step")
+        }
+        if let p = trace.pendingAfterQuiet, p > 0 {
+            fail(.pendingDrains, "pending-left", "\(p) request(s) still pending after the web side went quiet")
+        }
+        if let t = trace.timersAfterQuiet, t > 0 {
+            fail(.pendingDrains, "timers-left", "\(t) timer(s) still scheduled after the web side went quiet")
+        }
+        checkCaptures(&features)
+    }
+
+    func preview(_ bytes: [UInt8]) -> String {
+        let s = String(decoding: bytes.prefix(200), as: UTF8.self)
+        return bytes.count > 200 ? s + "… (\(bytes.count) bytes)" : s
+    }
+
+    func quote(_ s: String) -> String {
+        s.count > 60 ? "\"\(s.prefix(60))…\" (\(s.utf8.count) bytes)" : "\"\(s)\""
+    }
+}

@@ -1,0 +1,109 @@
+import BridgeHost
+import BridgeJSON
+import BridgeProtocol
+
+/// Judges a ``Trace`` with the trace oracles: ``Oracle/oneResponse``,
+/// ``Oracle/hostOutputRules``, ``Oracle/oneCapturePerSlot``, ``Oracle/capabilityQuery``
+/// and ``Oracle/pendingDrains``. The expectations come from PROTOCOL.md and an independent
+/// ``CapabilityModel`` of the scenario, never from the host under test.
+///
+/// With exact timing (in-process) every check is strict. Over the wire a response in
+/// flight can cross a request, so the checks that depend on the host's view of time
+/// accept both orders where the client cannot tell them apart (documented per check).
+public struct TraceChecker: Sendable {
+    /// The scenario the host runs, when known (nil: capability and routing checks are off).
+    public var model: CapabilityModel?
+    /// The host's pending-request limit, when known (``HostLimits/maxPendingRequests``).
+    public var pendingLimit: Int?
+    /// The oracles to run.
+    public var oracles: Set<Oracle>
+    let decoder = EnvelopeDecoder()
+    var cache: DecodeCache?
+
+    /// Creates a checker.
+    public init(model: CapabilityModel?, pendingLimit: Int?, oracles: Set<Oracle> = Set(Oracle.all)) {
+        self.model = model
+        self.pendingLimit = pendingLimit
+        self.oracles = oracles
+    }
+
+    /// A checker that remembers decode results between traces (for one engine's thread).
+    public func caching() -> TraceChecker {
+        var c = self
+        c.cache = DecodeCache()
+        return c
+    }
+
+    func decode(_ bytes: [UInt8], _ direction: Direction) -> DecodeResult {
+        cache?.decode(bytes, direction: direction) ?? decoder.decode(bytes, direction: direction)
+    }
+
+    struct Open {
+        var step: Int
+        var action: String
+        var sentAtMs: Int64
+        var sentIndex: Int
+        var deadlineMs: Int64
+        /// nil for a routed request; the action an `INVALID_REQUEST` answer must carry otherwise.
+        var invalidAnswerAction: String?
+        var acknowledged = false
+        var capture: Int?
+        var expectedCapabilities: [String: JSONValue]?
+        var modelAtSend: CapabilityModel?
+        var openCountAtSend: Int
+    }
+
+    /// One capture request on a typed slot, for the busy checks.
+    struct Capture {
+        var slot: SlotKind
+        var step: Int
+        var id: String
+        var sentIndex: Int
+        var finalIndex: Int?
+        var status: Status?
+        var code: ErrorCode?
+        var supportedAtSend: Bool?
+        var openCountAtSend: Int
+
+        var isBusy: Bool { status == .error && code == .busy }
+        /// Whether the request held the slot: answered, and not BUSY nor unsupported.
+        var occupied: Bool { finalIndex != nil && !isBusy && status != .unsupported }
+    }
+
+    /// Runs the oracles; `features` collects behaviour features for corpus feedback.
+    public func check(_ trace: Trace, features: inout FeatureSink) -> [Violation] {
+        var state = CheckState(checker: self, exact: trace.exactTiming)
+        for (index, event) in trace.events.enumerated() {
+            switch event {
+            case .toggled(_, let t, _):
+                if state.model != nil { t.apply(to: &state.model!) }
+                features.add("toggle", t.rawValue)
+            case .sent(let step, let bytes, let at):
+                state.sent(step: step, bytes: bytes, at: at, index: index, &features)
+            case .received(let bytes, let at):
+                state.received(bytes: bytes, at: at, index: index, &features)
+            }
+        }
+        state.finish(trace, &features)
+        for f in trace.extraFeatures { features.add(raw: f) }
+        return state.violations
+    }
+
+    /// The deadline of a request for `action` (PROTOCOL.md §2), stretched to the
+    /// scenario's scripted latency plus one second when that is longer.
+    func deadline(_ action: String, model: CapabilityModel?) -> Int64 {
+        let base: Int64 = action == Action.capabilityQuery.rawValue ? 5_000 : 30_000
+        guard let model else { return base }
+        return max(base, model.latency(of: action) + 1_000)
+    }
+
+    /// A coarse, stable name for an action in signatures: the known actions, the
+    /// scenario's custom ids, else `other`.
+    func actionClass(_ action: String) -> String {
+        let known: Set<String> = [Action.capabilityQuery.rawValue, Action.documentCapture.rawValue,
+                                  Action.selfieCapture.rawValue, Action.nfcRead.rawValue, "invalid"]
+        if known.contains(action) { return action }
+        if let model, model.custom.contains(where: { $0.id == action }) { return "custom" }
+        return "other"
+    }
+}

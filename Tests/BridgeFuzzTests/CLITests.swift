@@ -1,0 +1,105 @@
+import BridgeFuzz
+import BridgeTestSupport
+import Foundation
+import Testing
+
+/// `bridgescope fuzz` end to end, on the debug binary `swift build` made: worker
+/// processes, the crash path, exit statuses, report formats, the stdio target.
+@Suite(.serialized) struct CLITests {
+    /// A scratch corpus with the passport journey as its only seed.
+    static func scratchCorpus(extra: String? = nil) throws -> String {
+        let dir = NSTemporaryDirectory() + "bridgescope-fuzz-cli-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir + "/seeds", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Corpus.root.appendingPathComponent("seeds/journey-passport.jsonl").path,
+                                         toPath: dir + "/seeds/journey-passport.jsonl")
+        if let extra { try extra.write(toFile: dir + "/seeds/extra.jsonl", atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    @Test func aTrapInTheWorkerIsCaughtMinimizedWrittenAndReproducible() throws {
+        let corpus = try Self.scratchCorpus(extra: #"{"msg":{"version":"1.0","correlationId":"TRAP-ME","type":"request","timestamp":1700000000000,"payload":{"action":"nfc.read"}}}"#)
+        let r = try runBridgescope(["fuzz", "--corpus", corpus, "--time", "4s", "--seed", "5", "--selftest-trap", "TRAP-ME", "--format", "json"])
+        #expect(r.status == 1, "\(r.stderr)")
+        let files = CorpusStore.caseFiles(in: corpus + "/regressions")
+        #expect(files.count == 1)
+        let c = try CorpusStore.readCase(try #require(files.first))
+        #expect(c.oracle == .crash)
+        #expect(c.signature?.contains("selftest trap") == true)
+        #expect(c.input.steps.count == 1)  // minimized to the one message with the marker
+        #expect(String(decoding: c.input.messages[0], as: UTF8.self).contains("TRAP-ME"))
+        #expect(r.stdout.contains("\"oracle\":\"crash\""))
+        // A second run knows the bug: nothing new, exit 0.
+        let again = try runBridgescope(["fuzz", "--corpus", corpus, "--runs", "50", "--seed", "6", "--selftest-trap", "TRAP-ME"])
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        // Without the trap the case is clean.
+        let replay = try runBridgescope(["fuzz", "--reproduce", files[0]])
+        #expect(replay.status == 0)
+        #expect(replay.stdout.contains("no violation"))
+    }
+
+    @Test func cleanRunFormatsAndUsageErrors() throws {
+        let corpus = try Self.scratchCorpus()
+        let junit = try runBridgescope(["fuzz", "--corpus", corpus, "--runs", "40", "--format", "junit"])
+        #expect(junit.status == 0, "\(junit.stderr)")
+        #expect(junit.stdout.contains("<testsuite name=\"bridgescope-fuzz inproc\""))
+        #expect(junit.stdout.contains("<testcase classname=\"bridgescope.fuzz\" name=\"one-response\">"))
+        let text = try runBridgescope(["fuzz", "--corpus", corpus, "--runs", "20"])
+        #expect(text.stdout.contains("no new findings"))
+        for bad in [["--format", "xml"], ["--time", "ten"], ["--target", "tcp://x"], ["--jobs", "0"], ["--mode", "x"]] {
+            #expect(try runBridgescope(["fuzz", "--corpus", corpus] + bad).status == 2, "\(bad)")
+        }
+        #expect(try runBridgescope(["fuzz", "--reproduce", "/nonexistent.jsonl"]).status == 2)
+        #expect(try runBridgescope(["fuzz", "--scenario", "/nonexistent.json", "--runs", "1"]).status == 2)
+    }
+
+    @Test func stdioTargetFuzzesTheRealHostBlackBox() throws {
+        let corpus = try Self.scratchCorpus()
+        let host = "\(ProjectPaths.binary.path) host --stdio"
+        let r = try runBridgescope(["fuzz", "--corpus", corpus, "--target", "stdio:\(host)", "--runs", "3", "--format", "json"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("\"findings\":[]"))
+        #expect(r.stdout.contains("\"target\":\"stdio:"))
+    }
+
+    @Test func webSocketTargetFuzzesTheRealHostBlackBox() throws {
+        let corpus = try Self.scratchCorpus()
+        let port = Int.random(in: 30_000...60_000)
+        let host = Process()
+        host.executableURL = ProjectPaths.binary
+        host.arguments = ["host", "--listen", "127.0.0.1:\(port)", "--log-level", "error"]
+        host.standardOutput = FileHandle.nullDevice
+        host.standardError = FileHandle.nullDevice
+        try host.run()
+        defer { host.terminate(); host.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 1.5)  // the debug host renders its stub pictures first
+        let r = try runBridgescope(["fuzz", "--corpus", corpus, "--target", "ws://127.0.0.1:\(port)/bridge", "--runs", "3", "--format", "json"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("\"findings\":[]"))
+        #expect(host.isRunning, "the host died while being fuzzed")
+        // Nothing listening: a clear error and exit 2.
+        let down = try runBridgescope(["fuzz", "--corpus", corpus, "--target", "ws://127.0.0.1:1/bridge", "--runs", "1"])
+        #expect(down.status == 2)
+        #expect(down.stderr.contains("cannot connect"))
+    }
+
+    @Test func exportsLibFuzzerSeeds() throws {
+        // A scratch project: corpus/ (two seeds, the frame sequences) beside captures/ (one archive).
+        let project = NSTemporaryDirectory() + "bridgescope-lf-\(UInt32.random(in: 0...UInt32.max))"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: project + "/corpus/seeds", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: project + "/corpus/libfuzzer-seeds", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: project + "/captures", withIntermediateDirectories: true)
+        for seed in ["journey-passport.jsonl", "hostile-strings.jsonl"] {
+            try fm.copyItem(atPath: Corpus.root.appendingPathComponent("seeds/\(seed)").path, toPath: project + "/corpus/seeds/\(seed)")
+        }
+        try fm.copyItem(atPath: Corpus.root.appendingPathComponent("libfuzzer-seeds/websocket").path, toPath: project + "/corpus/libfuzzer-seeds/websocket")
+        try fm.copyItem(atPath: Corpus.root.deletingLastPathComponent().appendingPathComponent("captures/happy-passport.bsz").path,
+                        toPath: project + "/captures/happy-passport.bsz")
+        let out = project + "/out"
+        let r = try runBridgescope(["fuzz", "--corpus", project + "/corpus", "--export-libfuzzer-seeds", out])
+        #expect(r.status == 0)
+        for (h, least) in [("json", 10), ("envelope", 10), ("host", 2), ("websocket", 8), ("archive", 1)] {
+            #expect(((try? fm.contentsOfDirectory(atPath: out + "/" + h)) ?? []).count >= least, "\(h)")
+        }
+    }
+}

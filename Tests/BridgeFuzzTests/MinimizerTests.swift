@@ -1,0 +1,38 @@
+import BridgeFuzz
+import Testing
+
+@Suite struct MinimizerTests {
+    @Test func stepsShrinkToTheOnesThatMatter() async {
+        let steps = (0..<40).map { FuzzStep(delayMs: 10, message: bytes("m\($0)")) }
+        let small = await Minimizer().minimize(FuzzInput(steps)) { c in
+            c.messages.contains(bytes("m7")) && c.messages.contains(bytes("m31"))
+        }
+        #expect(small.messages == [bytes("m7"), bytes("m31")])
+        #expect(small.steps.allSatisfy { $0.delayMs == 0 })
+    }
+
+    @Test func jsonTreesShrinkToTheMembersThatMatter() async {
+        let big = bytes(#"{"version":"1.0","correlationId":"abc","type":"request","timestamp":1700000000000,"payload":{"action":"nfc.read","data":{"x":[1,2,3],"bad":"\u0000 NUL here and more text"}}}"#)
+        let small = await Minimizer().minimize(FuzzInput(messages: [big])) { c in
+            String(decoding: c.messages.first ?? [], as: UTF8.self).contains("\\u0000")
+        }
+        let text = String(decoding: small.messages[0], as: UTF8.self)
+        #expect(text.count < 20, "\(text)")
+    }
+
+    @Test func bytesShrinkWhenNotJSON() async {
+        let small = await Minimizer().minimize(FuzzInput(messages: [bytes("garbage{{{KEY}}}garbage")])) { c in
+            String(decoding: c.messages.first ?? [], as: UTF8.self).contains("KEY")
+        }
+        #expect(small.messages == [bytes("KEY")])
+    }
+
+    @Test func theBudgetIsRespected() async {
+        var runs = 0
+        _ = await Minimizer(budget: 25).minimize(FuzzInput(messages: (0..<500).map { bytes("\($0)") })) { _ in
+            runs += 1
+            return false
+        }
+        #expect(runs <= 25)
+    }
+}

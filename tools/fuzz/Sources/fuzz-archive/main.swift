@@ -1,0 +1,7 @@
+import BridgeFuzz
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzHarness.archiveReader(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
