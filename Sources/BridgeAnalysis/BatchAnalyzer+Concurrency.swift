@@ -3,7 +3,7 @@ import BridgeArchive
 extension BatchAnalyzer {
     /// Analyses one input as ``analyze(_:)`` does, on two tasks: one reads (for an
     /// archive: decompresses and cuts lines), the other interprets and analyses; batches
-    /// go through a channel bounded to 8 MiB. On two free cores a large archive is
+    /// go through a channel bounded to 2 MiB. On two free cores a large archive is
     /// analysed in about the time its decompression takes.
     public func analyzeConcurrently(_ path: String) async -> Result<AnalysisReport, AnalysisError> {
         let source: any AnalysisEventSource
@@ -38,8 +38,8 @@ extension BatchAnalyzer {
         return .success(analyzer.finish())
     }
 
-    /// Batches handed over: at most 256 items or about 1 MiB each.
-    static let batchItems = 256, batchBytes = 1 << 20
+    /// Batches handed over: at most 256 items or about 256 KiB each.
+    static let batchItems = 256, batchBytes = 256 << 10
 
     /// Sends the lines of an archive to `channel` in batches, then finishes it.
     static func readLines(_ lines: Handoff<ArchiveLineReader>, into channel: EventChannel<ArchiveLineReader.Item>) async {

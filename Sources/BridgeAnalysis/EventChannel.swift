@@ -3,8 +3,10 @@
 /// line interpretation, envelope decoding and the session rules on another); for a tap
 /// log, ``AnalysisEvent``s.
 ///
-/// Bounded by bytes in flight (``limitBytes``, 8 MiB by default): a reader that
-/// is faster than the analyzer waits, so memory does not grow with the session. A batch
+/// Bounded by bytes in flight (``limitBytes``, 2 MiB by default): a reader that is
+/// faster than the analyzer waits, so memory does not grow with the session. (With
+/// 8 MiB, the many large lines freed on the other thread went back to the kernel and
+/// were faulted in again: twice the system time.) A batch
 /// larger than the limit is still accepted when the channel is empty, so one huge
 /// message cannot block the reader forever.
 ///
@@ -22,7 +24,7 @@ actor EventChannel<Element: Sendable> {
     private var waitingReceiver: CheckedContinuation<Void, Never>?
     private var waitingSender: CheckedContinuation<Void, Never>?
 
-    init(limitBytes: Int = 8 << 20) {
+    init(limitBytes: Int = 2 << 20) {
         self.limitBytes = limitBytes
     }
 

@@ -226,7 +226,7 @@ struct ConcurrentAnalysisTests {
         }
     }
 
-    /// More message bytes than the channel holds (8 MiB), in many batches: the reader
+    /// Far more message bytes than the channel holds (2 MiB), in many batches: the reader
     /// waits for the analyzer, and every record arrives in order.
     @Test func aLongArchiveIsHandedOverInOrder() async throws {
         let dir = try Archives.tempDir()
