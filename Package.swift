@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "BridgeProtocol", targets: ["BridgeProtocol"]),
         .library(name: "BridgeHost", targets: ["BridgeHost"]),
         .library(name: "BridgeArchive", targets: ["BridgeArchive"]),
+        .library(name: "BridgeAnalysis", targets: ["BridgeAnalysis"]),
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
@@ -53,7 +54,7 @@ let package = Package(
         .target(
             name: "BridgeAnalysis",
             dependencies: [
-                "BridgeProtocol", "BridgeJSON",
+                "BridgeProtocol", "BridgeJSON", "BridgeArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -94,7 +95,7 @@ let package = Package(
         .target(
             name: "BridgeCapture",
             dependencies: [
-                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "CPcap",
+                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "BridgeServer", "BridgeClient", "CPcap",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -130,9 +131,9 @@ let package = Package(
         .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeTestSupport"],
+        .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
-        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeArchive", "BridgeServer", "BridgeClient", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(
             name: "BridgeServerTests",

@@ -22,6 +22,17 @@ mkdir -p .demo
 tools/run-journey passport --transcript .demo/passport.tap.jsonl
 echo "transcript (tap log): .demo/passport.tap.jsonl"
 
+step "5. Record the journey into a session archive and analyze it"
+if [[ -s .demo/passport.tap.jsonl ]]; then
+  $BIN record -o .demo/passport.bsz --tap .demo/passport.tap.jsonl && echo "archive: .demo/passport.bsz"
+  $BIN analyze .demo/passport.bsz
+  echo "analyze exit status: $? (0 = no finding at or above --fail-on error)"
+  $BIN analyze --format html -o .demo/passport.html .demo/passport.bsz
+  echo "HTML report: $(pwd)/.demo/passport.html"
+else
+  echo "no transcript from step 4: nothing to analyze"
+fi
+
 step "6. Replay the recorded passport session against the reference host in-process (expect: 0 divergences)"
 # Step 5 records .demo/passport.bsz from the tap log; make it here too if it is missing or stale.
 if [[ ! .demo/passport.bsz -nt .demo/passport.tap.jsonl ]]; then

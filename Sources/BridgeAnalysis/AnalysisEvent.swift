@@ -40,4 +40,10 @@ public enum CaptureEventKind: Sendable, Hashable {
     case drop(count: Int64)
     /// The recorder or the input reader reported an error (corrupt or truncated input).
     case error(String)
+    /// Records of the input were lost (an archive's `seq` jumps): the sentence says how
+    /// many. Reported as `capture-gap`.
+    case lost(String)
+    /// A capture event of a kind this build does not know (an archive written by a newer
+    /// tool): shown in the journey as `capture.<kind>`, no finding.
+    case other(String)
 }

@@ -155,6 +155,12 @@ public struct SessionAnalyzer: Sendable {
             name = "capture.error"
             rule = .captureError
             emit(ReportFinding(rule: .captureError, message: text, connection: connection, records: [record], time: time))
+        case .lost(let text):
+            name = "capture.gap"
+            rule = .captureGap
+            emit(ReportFinding(rule: .captureGap, message: text, connection: connection, records: [record], time: time))
+        case .other(let kind):
+            name = "capture." + clip(kind)
         }
         guard let connection else { return }
         var c = take(connection, time: time)

@@ -4,30 +4,23 @@ import Foundation
 public enum SessionInput {
     /// File name endings read as tap logs (JSON Lines).
     public static let tapLogExtensions = ["ndjson", "jsonl"]
-    /// File name endings of session archives (not wired yet: see ``open(_:)``).
+    /// File name endings of session archives (docs/FORMAT.md).
     public static let archiveExtensions = ["bsz"]
 
-    // MARK: WIRING POINT: the one function that turns an input path into records.
-    //
-    // `.bsz` session archives are read by the BridgeArchive module (a separate branch).
-    // When it lands, add the case below: open the archive with its reader and return a
-    // source that maps each archive record to an `AnalysisEvent` (`.message` for
-    // w2h/h2w lines with the `msg`/`text`/`b64` bytes, `.captureEvent` for open, close,
-    // gap, drop, and a truncated or corrupt tail as `.error`), with `record` the line
-    // number in the decompressed stream.
-
-    /// Opens one input and returns its records. Throws ``AnalysisError`` with code
-    /// `unreadable-input` when it cannot be opened and `unsupported-input` for a kind
-    /// this build does not read.
+    /// Opens one input and returns its records: a session archive (`.bsz`) through
+    /// ``ArchiveEventSource``, a tap log (`.ndjson`, `.jsonl`) through ``TapLogSource``.
+    /// Throws ``AnalysisError`` with code `unreadable-input` when it cannot be opened (for
+    /// an archive: not zstd, no valid header, an unsupported format version) and
+    /// `unsupported-input` for another file name ending.
     public static func open(_ path: String) throws(AnalysisError) -> any AnalysisEventSource {
         let ext = (path as NSString).pathExtension.lowercased()
         if tapLogExtensions.contains(ext) {
             return try TapLogSource(path: path)
         }
         if archiveExtensions.contains(ext) {
-            throw AnalysisError(.unsupportedInput, "\(path): session archives (.bsz) are not readable by this build yet; export the session as JSON Lines (.ndjson)")
+            return try ArchiveEventSource(path: path)
         }
-        throw AnalysisError(.unsupportedInput, "\(path): unknown input kind; expected .ndjson or .jsonl (tap log) or .bsz (archive)")
+        throw AnalysisError(.unsupportedInput, "\(path): unknown input kind; expected .bsz (session archive) or .ndjson or .jsonl (tap log)")
     }
 
     /// Expands arguments into input files: files are kept as given, directories are

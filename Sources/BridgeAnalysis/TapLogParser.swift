@@ -1,12 +1,14 @@
 import BridgeJSON
 import BridgeProtocol
+import Foundation
 
 /// Reads one line of a tap log (JSON Lines) into an ``AnalysisEvent``.
 ///
 /// The tap format, one JSON object per line:
 /// - a message: `{"t": <time>, "dir": "w2h"|"h2w", "conn"?: string, "seq"?: int,
 ///   "msg": <the envelope>}`, or `"text": "<the message as a JSON string>"` instead of
-///   `msg` for bytes that are not valid JSON. `msg` is taken as the raw bytes of the
+///   `msg` for bytes that are not valid JSON, or `"b64": "<base64>"` for bytes that are
+///   not UTF-8 (as in docs/FORMAT.md §9). `msg` is taken as the raw bytes of the
 ///   line between its value's first and last byte, never re-encoded.
 /// - a capture event: `{"t": <time>, "event": "open"|"close"|"gap"|"drop"|"error",
 ///   "conn"?: string, "bytes"?: int, "count"?: int, "text"?: string}`.
@@ -86,8 +88,11 @@ public struct TapLogParser: Sendable {
             bytes = Array(line[range])
         } else if case .string(let text)? = o["text"] {
             bytes = Array(text.utf8)
+        } else if case .string(let b64)? = o["b64"] {
+            guard let data = Data(base64Encoded: b64) else { return failure("\"b64\" is not base64", time: time) }
+            bytes = Array(data)
         } else {
-            return failure("message record has neither \"msg\" nor \"text\"", time: time)
+            return failure("message record has none of \"msg\", \"text\", \"b64\"", time: time)
         }
         return .message(seq: seq, time: time, direction: dir, connection: conn ?? "-", bytes: bytes[...], record: number)
     }

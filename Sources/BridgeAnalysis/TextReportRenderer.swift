@@ -45,7 +45,7 @@ public struct TextReportRenderer: Sendable {
 
     func col(_ s: String, _ width: Int, right: Bool = false) -> String {
         let n = s.count
-        if n >= width { return s }
+        if n >= width { return right ? " " + s : s + " " }
         let pad = String(repeating: " ", count: width - n)
         return right ? pad + s : s + pad
     }

@@ -40,13 +40,18 @@ struct ArchiveLineEncoder {
         }
     }
 
-    /// The record line from its parts (no copy of the payload first).
-    func record(seq: Int, time: Int64, direction: ArchiveDirection, connection: String, payload p: UnsafeRawBufferPointer,
+    /// The record line from its parts (no copy of the payload first). With `seq` nil the
+    /// line has no `seq` member: a tap log line (docs/FORMAT.md §9).
+    func record(seq: Int?, time: Int64, direction: ArchiveDirection, connection: String, payload p: UnsafeRawBufferPointer,
                 encoding preferred: ArchivePayloadEncoding, into out: inout [UInt8]) -> Bool {
         let mark = out.count
-        out.append(contentsOf: #"{"seq":"#.utf8)
-        out.append(contentsOf: String(seq).utf8)
-        out.append(contentsOf: #","t":"#.utf8)
+        if let seq {
+            out.append(contentsOf: #"{"seq":"#.utf8)
+            out.append(contentsOf: String(seq).utf8)
+            out.append(contentsOf: #","t":"#.utf8)
+        } else {
+            out.append(contentsOf: #"{"t":"#.utf8)
+        }
         out.append(contentsOf: String(time).utf8)
         out.append(contentsOf: #","dir":"#.utf8)
         JSONWriter.writeString(direction.rawValue, into: &out)

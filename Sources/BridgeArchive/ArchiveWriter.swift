@@ -20,6 +20,10 @@ public struct ArchiveWriterOptions: Sendable, Hashable {
     }
 }
 
+/// Rewrites a message before an ``ArchiveWriter`` stores it (redaction): returns the
+/// bytes to store instead, or nil to store the message as given.
+public typealias ArchiveMessageTransform = (UnsafeRawBufferPointer) -> [UInt8]?
+
 /// Writes a session archive (docs/FORMAT.md): the header at once, then one line per
 /// record or event, then the trailer on ``finish(endTime:)``.
 ///
@@ -40,6 +44,9 @@ public final class ArchiveWriter {
     public private(set) var nextSequence = 1
     /// How many flushes and frame ends were done, and the bytes in and out.
     public private(set) var statistics = ArchiveWriterStatistics()
+    /// Applied to every message appended from now on (nil: none, the default). The
+    /// record and the trailer's `bytes` hold what it returns.
+    public var messageTransform: ArchiveMessageTransform?
 
     private var output: FileOutput
     private let compressor: ZstdCompressor
@@ -96,6 +103,19 @@ public final class ArchiveWriter {
     /// event with its size is written instead, and that event's `seq` returned.
     @discardableResult
     public func append(time: Int64, direction: ArchiveDirection, connection: String,
+                       payload: UnsafeRawBufferPointer) throws(ArchiveError) -> Int {
+        if let transform = messageTransform, let replaced = transform(payload) {
+            let result: Result<Int, ArchiveError> = replaced.withUnsafeBytes { p in
+                do throws(ArchiveError) {
+                    return .success(try store(time: time, direction: direction, connection: connection, payload: p))
+                } catch { return .failure(error) }
+            }
+            return try result.get()
+        }
+        return try store(time: time, direction: direction, connection: connection, payload: payload)
+    }
+
+    private func store(time: Int64, direction: ArchiveDirection, connection: String,
                        payload: UnsafeRawBufferPointer) throws(ArchiveError) -> Int {
         try checkOpen()
         let encoding = ArchivePayloadEncoding.preferred(for: payload)

@@ -59,6 +59,16 @@ public struct RecordingProgress: Sendable, Hashable {
     /// Nanoseconds since the recording started.
     public var elapsed: UInt64
 
+    /// Creates a snapshot (sources outside this module report through it).
+    public init(messages: Int = 0, bytes: Int = 0, connections: Int = 0, drops: Int = 0, errors: Int = 0, elapsed: UInt64 = 0) {
+        self.messages = messages
+        self.bytes = bytes
+        self.connections = connections
+        self.drops = drops
+        self.errors = errors
+        self.elapsed = elapsed
+    }
+
     /// `1234 messages, 2.1 MB, 3 connections, 0 drops, 0 errors, 12.3 s`.
     public var line: String {
         let mb = Double(bytes) / 1_000_000
@@ -80,12 +90,16 @@ extension String {
 /// error is recorded as an `error` event, then rethrown).
 public enum ArchiveRecorder {
     /// Records `source` into a new archive at `path` and returns its trailer.
+    /// `transform`, when given, rewrites every message before it is stored, whatever the
+    /// source (``ArchiveWriter/messageTransform``; redaction).
     public static func record(_ source: inout some RecordingSource, to path: String, toolVersion: String,
                               options: ArchiveWriterOptions = .init(), control: RecordingControl = .init(),
+                              transform: ArchiveMessageTransform? = nil,
                               logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) -> ArchiveTrailer {
         let header = ArchiveHeader(source: source.sourceDescription, host: hostName(), filter: source.filter,
                                    startTime: ArchiveClock.wallClockNanoseconds(), toolVersion: toolVersion)
         let writer = try ArchiveWriter(path: path, header: header, options: options, clock: control.clock, logger: logger)
+        writer.messageTransform = transform
         do {
             try source.record(into: writer, control: control)
         } catch {

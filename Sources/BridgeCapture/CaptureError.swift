@@ -40,3 +40,8 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The message.
     public var description: String { message }
 }
+
+extension CaptureError.Kind {
+    /// The recording proxy could not listen (address in use, not permitted).
+    public static let proxy = CaptureError.Kind(rawValue: "proxy")
+}

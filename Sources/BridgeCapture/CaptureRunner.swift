@@ -115,6 +115,19 @@ public final class CaptureRunner {
                 }
                 progress?(state.progress())
             }
+            // Without immediate mode the kernel hands over a block that is not full only
+            // after the block timeout: read what the last timeout releases.
+            if !capture.options.immediate && summaryStoppedBeforeEnd(state) {
+                let end = Self.monotonicNow() + Int64(capture.options.bufferTimeout + 30) * 1_000_000
+                while Self.monotonicNow() < end {
+                    if capture.wait(milliseconds: 10) {
+                        _ = try capture.readAvailable { packet in
+                            last = packet.time
+                            try state.packet(packet)
+                        }
+                    }
+                }
+            }
             try pollDrops()
             try state.finish(time: max(last, Self.realtimeNow()))
         }
@@ -123,6 +136,12 @@ public final class CaptureRunner {
         summary.elapsed = Self.monotonicNow() - state.started
         progress?(state.progress())
         return summary
+    }
+
+    /// Whether the run stopped on a signal or the duration (not on `--count`, after
+    /// which nothing more is recorded anyway).
+    private func summaryStoppedBeforeEnd(_ state: RunState) -> Bool {
+        state.summary.stopReason == "stopped" || state.summary.stopReason == "duration reached"
     }
 
     static func checkLinkType(_ type: LinkType, _ what: String) throws(CaptureError) {

@@ -6,8 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A live capture through libpcap: `pcap_create`, immediate mode, buffer size, snapshot
-/// length, nanosecond time stamps where supported, a compiled BPF filter, and
+/// A live capture through libpcap: `pcap_create`, block timeout (or immediate mode, see
+/// ``LiveCaptureOptions/immediate``), buffer size, snapshot length, nanosecond time stamps where supported, a compiled BPF filter, and
 /// non-blocking reads with `poll` on the selectable descriptor, so that waiting on an
 /// idle interface never blocks shutdown (a blocking `pcap_next_ex` can wait forever).
 ///
@@ -33,7 +33,11 @@ public final class PcapLiveCapture {
         }
         pcap_set_snaplen(h, options.snapshotLength)
         pcap_set_promisc(h, options.promiscuous ? 1 : 0)
-        pcap_set_immediate_mode(h, 1)
+        if options.immediate {
+            pcap_set_immediate_mode(h, 1)
+        } else {
+            pcap_set_timeout(h, max(1, options.bufferTimeout))
+        }
         pcap_set_buffer_size(h, options.bufferSize)
         nanoseconds = pcap_set_tstamp_precision(h, Int32(PCAP_TSTAMP_PRECISION_NANO)) == 0
         let rc = pcap_activate(h)

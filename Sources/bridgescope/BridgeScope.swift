@@ -12,6 +12,7 @@ struct BridgeScope: AsyncParsableCommand {
             RulesCommand.self,
             AnalyzeCommand.self,
             CatCommand.self,
+            ExportCommand.self,
             HostCommand.self,
             RecordCommand.self,
             ReplayCommand.self,

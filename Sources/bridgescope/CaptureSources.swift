@@ -1,13 +1,9 @@
 import ArgumentParser
+import BridgeArchive
 import BridgeCapture
-import Dispatch
+import BridgeClient
+import BridgeServer
 import Logging
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The libpcap sources of `bridgescope record` (`--read`, `--interface`) and their
 /// options, as an option group the record command includes with `@OptionGroup`.
@@ -30,29 +26,19 @@ struct CaptureSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --interface: bytes kept per packet (default 262144).", valueName: "bytes"))
     var snaplen: Int = 262_144
 
-    @Option(help: ArgumentHelp("With --interface: stop after S seconds.", valueName: "s"))
-    var duration: Double?
-
-    @Option(help: ArgumentHelp("Stop after N messages.", valueName: "n"))
-    var count: Int?
-
-    @Flag(help: "Replace image and biometric fields (imageData, previewImageData, encryptedBlob, unencryptedBlob, photo) with a SHA-256 digest and length.")
-    var redact = false
+    @Flag(help: "With --interface: libpcap immediate mode (each packet at once; on Linux a much smaller ring, which drops under load).")
+    var immediate = false
 
     /// Whether a libpcap source was chosen.
     var isChosen: Bool { read != nil || interface != nil }
 
     func validate() throws {
         if read != nil && interface != nil { throw ValidationError("--read and --interface cannot be combined") }
-        if interface == nil {
-            if port != nil || filter != nil || duration != nil {
-                throw ValidationError("--port, --filter and --duration need --interface")
-            }
+        if interface == nil && (port != nil || filter != nil || immediate) {
+            throw ValidationError("--port, --filter and --immediate need --interface")
         }
         if port != nil && filter != nil { throw ValidationError("--port and --filter cannot be combined (put the port in the filter)") }
         if let port, !(1...65535).contains(port) { throw ValidationError("--port must be 1 to 65535") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
-        if let count, count <= 0 { throw ValidationError("--count must be positive") }
         if bufferSize < 65536 || bufferSize > Int(Int32.max) { throw ValidationError("--buffer-size must be 65536 to 2147483647 bytes") }
         if snaplen < 128 || snaplen > 262_144 { throw ValidationError("--snaplen must be 128 to 262144 bytes") }
     }
@@ -62,56 +48,58 @@ struct CaptureSourceOptions: ParsableArguments {
         if let read { return .file(read) }
         guard let interface else { return nil }
         return .live(LiveCaptureOptions(interface: interface, filter: filter ?? port.map(LiveCaptureOptions.portFilter),
-                                        snapshotLength: Int32(snaplen), bufferSize: Int32(bufferSize)))
-    }
-
-    /// Redaction and stop conditions.
-    var runOptions: CaptureRunOptions {
-        CaptureRunOptions(redact: redact, maxMessages: count, duration: duration)
+                                        snapshotLength: Int32(snaplen), bufferSize: Int32(bufferSize), immediate: immediate))
     }
 }
 
-/// Opens the chosen libpcap source before `record` creates its archive, so a wrong
-/// file, interface, permission or filter fails early with a ``CaptureError`` (exit 2).
-func openCaptureSource(_ options: CaptureSourceOptions, logger: Logger) throws -> CaptureRunner {
-    guard let source = options.source else { throw ValidationError("choose a source: --read FILE or --interface IF") }
-    return try CaptureRunner(source: source, options: options.runOptions, logger: logger)
-}
+/// The recording proxy (`--proxy`, `--upstream`) and its options.
+struct ProxySourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Run a recording WebSocket proxy on HOST:PORT (no capture privileges needed); pages connect to ws://HOST:PORT/bridge.", valueName: "host:port"))
+    var proxy: String?
 
-/// Runs an opened source for `record`: stops when `shouldStop` says so (the record
-/// command's SIGINT/SIGTERM flag; nil installs handlers here), shows progress on standard
-/// error when it is a terminal and `quiet` is false, and hands every output to `sink`
-/// in order (the caller maps them to archive records and events, and flushes its
-/// writer from `sink`). Returns the decoder's counters and why it stopped.
-func runCaptureSource(_ runner: CaptureRunner, shouldStop: (() -> Bool)? = nil, quiet: Bool = false,
-                      sink: (CaptureOutput) throws -> Void) throws -> CaptureSummary {
-    var handlers: [DispatchSourceSignal] = []
-    let stop = CaptureStopSignal()
-    if shouldStop == nil {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let handler = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            handler.setEventHandler { stop.raise() }
-            handler.resume()
-            handlers.append(handler)
+    @Option(help: ArgumentHelp("With --proxy: the real host's WebSocket URL.", valueName: "ws://host:port/bridge"))
+    var upstream: String?
+
+    @Option(help: ArgumentHelp("With --proxy: an allowed page Origin (repeatable). Default: loopback origins only.", valueName: "origin"))
+    var origin: [String] = []
+
+    @Option(help: ArgumentHelp("With --proxy: folder served under /journeys/ (default: tools/journey when found).", valueName: "dir"))
+    var journeys: String?
+
+    @Flag(help: "With --proxy: do not negotiate permessage-deflate with the page or upstream.")
+    var noDeflate = false
+
+    /// Whether the proxy was chosen.
+    var isChosen: Bool { proxy != nil }
+
+    func validate() throws {
+        if proxy == nil {
+            if upstream != nil || !origin.isEmpty || journeys != nil || noDeflate {
+                throw ValidationError("--upstream, --origin, --journeys and --no-deflate need --proxy")
+            }
+            return
+        }
+        guard listenAddress != nil else { throw ValidationError("--proxy takes HOST:PORT, e.g. 127.0.0.1:8788") }
+        guard let upstream else { throw ValidationError("--proxy needs --upstream ws://HOST:PORT/bridge (the real host)") }
+        guard WebSocketURL(upstream) != nil else {
+            throw ValidationError("--upstream takes ws://HOST:PORT/PATH, e.g. ws://127.0.0.1:8787/bridge (wss:// is not supported)")
         }
     }
-    defer {
-        for h in handlers { h.cancel() }
-        if shouldStop == nil {
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
+
+    /// `--proxy` split into host and port.
+    var listenAddress: (host: String, port: Int)? {
+        guard let text = proxy, let colon = text.lastIndex(of: ":"),
+              let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
     }
-    let reporter = ProgressReporter(enabled: quiet ? false : nil)
-    var last = CaptureProgress()
-    let summary = try runner.run(
-        shouldStop: shouldStop ?? stop.isRaised,
-        progress: { p in
-            last = p
-            reporter.update(p)
-        },
-        sink: sink)
-    reporter.finish(last)
-    return summary
+
+    /// The proxy's options, with the record command's stop conditions.
+    func options(maxMessages: Int?, duration: Double?) -> ProxyOptions? {
+        guard let (host, port) = listenAddress, let url = upstream.flatMap(WebSocketURL.init) else { return nil }
+        return ProxyOptions(listenHost: host, listenPort: port, upstream: url, allowedOrigins: origin, deflate: !noDeflate,
+                            journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory(),
+                            maxMessages: maxMessages, duration: duration)
+    }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import BridgeArchive
+import BridgeCapture
+import Logging
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -13,15 +15,25 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Record bridge messages into a session archive (*.bsz).",
         discussion: """
-        Give exactly one source. Available now:
+        Give exactly one source:
 
-          --tap FILE  an in-app tap log, one JSON object per line:
-                      {"t": <epoch ms|ns>, "dir": "w2h"|"h2w", "conn"?: "<id>",
-                       "msg": <envelope>}  (or "text": "<raw string>" for "msg").
-                      '-' (or /dev/stdin) reads standard input as it is written.
-                      A bad line becomes an error event with its line number;
-                      the import goes on.
-                      Spec: docs/FORMAT.md.
+          --read FILE       a pcap or pcapng file (any link type libpcap gives for
+                            Ethernet, Linux cooked, loopback or raw IP).
+          --interface IF    live capture with libpcap (root or CAP_NET_RAW and
+                            CAP_NET_ADMIN); narrow it with --port N or --filter BPF.
+                            Packets the kernel dropped are recorded as drop events.
+          --proxy HOST:PORT --upstream ws://HOST:PORT/bridge
+                            a recording WebSocket proxy, no privileges needed: point
+                            the page at ws://HOST:PORT/bridge (journeys served by the
+                            proxy do so by themselves; pages from the real host take
+                            ?ws=ws://HOST:PORT/bridge).
+          --tap FILE        an in-app tap log, one JSON object per line:
+                            {"t": <epoch ms|ns>, "dir": "w2h"|"h2w", "conn"?: "<id>",
+                             "msg": <envelope>}  (or "text"/"b64" for "msg").
+                            '-' (or /dev/stdin) reads standard input as it is written.
+                            A bad line becomes an error event with its line number.
+
+        Specs: docs/FORMAT.md (archive, tap log), docs/CAPTURE.md (decoding, proxy).
 
         The archive is readable while it is written: it is flushed every 64 KiB or \
         250 ms, so a recorder killed with SIGKILL loses at most the last 250 ms. \
@@ -29,8 +41,8 @@ struct RecordCommand: ParsableCommand {
         cleanly; a second Ctrl-C ends it at once. Progress is shown on standard \
         error when it is a terminal.
 
-        Exit status: 0 recorded cleanly; 1 recorded, but some input lines could not \
-        be (error events in the archive); 2 usage or I/O error.
+        Exit status: 0 recorded cleanly; 1 recorded, but something was lost or could \
+        not be decoded (error, gap or drop events in the archive); 2 usage or I/O error.
         """
     )
 
@@ -42,10 +54,22 @@ struct RecordCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Import an in-app tap log ('-' for standard input).", valueName: "log.ndjson"))
     var tap: String?
 
-    // Capture sources from BridgeCapture plug in here, each as its own option group:
-    // live libpcap (--interface, --port, --filter, --duration, --count), offline files
-    // (--read capture.pcap|pcapng) and the recording proxy (--proxy, --upstream). Each
-    // builds a `RecordingSource` and goes through the same `ArchiveRecorder.record` call.
+    @OptionGroup(title: "Packet capture")
+    var capture: CaptureSourceOptions
+
+    @OptionGroup(title: "Recording proxy")
+    var proxy: ProxySourceOptions
+
+    // MARK: stop conditions and content
+
+    @Option(help: ArgumentHelp("With --interface or --proxy: stop after S seconds.", valueName: "s"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("With --read, --interface or --proxy: stop after N messages.", valueName: "n"))
+    var count: Int?
+
+    @Flag(help: "Replace image and biometric fields (imageData, previewImageData, encryptedBlob, unencryptedBlob, photo) with a SHA-256 digest and length, whatever the source.")
+    var redact = false
 
     // MARK: archive settings
 
@@ -55,19 +79,52 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Do not show progress, even on a terminal.")
     var quiet = false
 
+    @Option(help: "Log level on standard error: debug, info, notice, warning or error.")
+    var logLevel: String = "warning"
+
     func validate() throws {
-        let sources = [tap].compactMap { $0 }
-        guard sources.count == 1 else {
-            throw ValidationError(sources.isEmpty ? "give a source: --tap FILE" : "give only one source")
+        let chosen = [tap != nil, capture.read != nil, capture.interface != nil, proxy.isChosen].filter { $0 }.count
+        guard chosen == 1 else {
+            throw ValidationError(chosen == 0 ? "give a source: --read FILE, --interface IF, --proxy HOST:PORT or --tap FILE"
+                                              : "give only one source")
         }
+        if duration != nil && capture.interface == nil && !proxy.isChosen {
+            throw ValidationError("--duration needs --interface or --proxy")
+        }
+        if count != nil && tap != nil { throw ValidationError("--count needs --read, --interface or --proxy") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+        if let count, count <= 0 { throw ValidationError("--count must be positive") }
         guard (1...19).contains(level) else { throw ValidationError("--level must be between 1 and 19") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be debug, info, notice, warning or error")
+        }
+    }
+
+    /// Opens the chosen source; errors come before the archive is created.
+    func openSource(logger: Logger) throws -> any RecordingSource {
+        if let tap { return try TapSource(path: tap) }
+        if let source = capture.source {
+            return try PcapRecordingSource(source: source, options: CaptureRunOptions(maxMessages: count, duration: duration),
+                                           logger: logger)
+        }
+        let proxySource = try ProxyRecordingSource(options: proxy.options(maxMessages: count, duration: duration)!, logger: logger)
+        printError("bridgescope record: proxy listening on \(proxySource.webSocketURL), upstream \(proxySource.options.upstream)")
+        return proxySource
     }
 
     func run() throws {
+        let logThreshold = Logger.Level(rawValue: logLevel) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = logThreshold
+            return handler
+        }
+        let logger = Logger(label: "bridgescope.record")
+        signal(SIGPIPE, SIG_IGN)
         StopSignal.install()
-        var source: TapSource
+        var source: any RecordingSource
         do {
-            source = try TapSource(path: tap!)
+            source = try openSource(logger: logger)
         } catch {
             printError("error: \(error)")
             throw Exit.usage
@@ -77,10 +134,12 @@ struct RecordCommand: ParsableCommand {
             shouldStop: { StopSignal.requested },
             progress: showProgress ? { p in printProgress(p.line) } : nil
         )
+        let redactor = redact ? Redactor() : nil
         let trailer: ArchiveTrailer
         do {
             trailer = try ArchiveRecorder.record(&source, to: output, toolVersion: ToolVersion.current,
-                                                 options: ArchiveWriterOptions(compressionLevel: level), control: control)
+                                                 options: ArchiveWriterOptions(compressionLevel: level), control: control,
+                                                 transform: redactor?.archiveTransform(), logger: logger)
         } catch {
             if showProgress { printError("") }
             printError("error: \(error)")
@@ -90,8 +149,13 @@ struct RecordCommand: ParsableCommand {
             printError("")
             printError("\(output): \(trailer.records) messages, \(trailer.bytes) bytes, \(trailer.events) events")
         }
-        if trailer.errors > 0 {
-            printError("warning: \(trailer.errors) input line(s) could not be recorded; see the error events (bridgescope cat --format pretty \(output))")
+        var lost: [String] = []
+        if trailer.errors > 0 { lost.append("\(trailer.errors) error event(s)") }
+        if trailer.gaps > 0 { lost.append("\(trailer.gaps) gap(s) covering \(trailer.gapBytes) bytes") }
+        if trailer.drops > 0 { lost.append("\(trailer.drops) dropped packet(s) or message(s)") }
+        if !lost.isEmpty {
+            printError("warning: \(output): " + lost.joined(separator: ", ")
+                       + "; see the events (bridgescope cat --format pretty \(output))")
             throw Exit.findings
         }
     }

@@ -58,6 +58,26 @@ struct AnalyzeCommandTests {
         #expect(r.stdout.contains("PASS"))  // the readable input is still reported
     }
 
+    /// An archive made by `bridgescope record --tap` from a tap log gives the report of
+    /// the tap log, with archive `seq` numbers as record numbers.
+    @Test func archiveRecordedFromATapLogGivesTheSameFindings() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tap = dir.appendingPathComponent("s.ndjson").path, archive = dir.appendingPathComponent("s.bsz").path
+        try Data(ArchiveInputTests.session().joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: tap))
+        let rec = try runBridgescope(["record", "-o", archive, "--tap", tap])
+        #expect(rec.status == 0, "\(rec.stderr)")
+        let a = try runBridgescope(["analyze", "--format", "json", archive])
+        let t = try runBridgescope(["analyze", "--format", "json", tap])
+        #expect(a.status == 1 && t.status == 1, "\(a.stderr)")
+        let av = try JSONParser().parse(a.stdout).value, tv = try JSONParser().parse(t.stdout).value
+        let asession = av["sessions"]?.arrayValue?.first, tsession = tv["sessions"]?.arrayValue?.first
+        #expect(asession?["ruleCounts"] != nil && asession?["ruleCounts"] == tsession?["ruleCounts"])
+        let unanswered = asession?["findings"]?.arrayValue?.first { $0["slug"] == "unanswered-request" }
+        #expect(unanswered?["records"] == [8])
+        #expect(unanswered?["connection"] == "c1")
+    }
+
     @Test func directoryGivesOneReportPerSessionPlusAnAggregate() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

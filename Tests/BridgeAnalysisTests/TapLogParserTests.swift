@@ -75,7 +75,8 @@ struct TapLogParserTests {
         (#"{"t":-1.5,"dir":"w2h","text":"x"}"#, "is not a time"),
         (#"{"t":1,"dir":"up","text":"x"}"#, "not w2h or h2w"),
         (#"{"t":1,"text":"x"}"#, "no \"dir\""),
-        (#"{"t":1,"dir":"w2h"}"#, "neither \"msg\" nor \"text\""),
+        (#"{"t":1,"dir":"w2h"}"#, "none of \"msg\", \"text\", \"b64\""),
+        (#"{"t":1,"dir":"w2h","b64":"not base64!"}"#, "\"b64\" is not base64"),
         (#"{"t":1,"dir":"w2h","conn":[1],"text":"x"}"#, "\"conn\" must be a string"),
         (#"{"t":1,"event":"explode"}"#, "unknown capture event"),
         (#"{"t":1,"dir":"w2h","text":"x",}"#, "not a tap record"),
@@ -90,6 +91,15 @@ struct TapLogParserTests {
         #expect(record == 2)
         #expect(text.hasPrefix("line 2: "))
         #expect(text.contains(reason), "\(text)")
+    }
+
+    @Test func b64CarriesBytesThatAreNotUTF8() throws {
+        let evs = try events(#"{"t":1,"dir":"w2h","b64":"e30K/w=="}"#)
+        guard case .message(_, _, _, _, let bytes, 1)? = evs.first else {
+            Issue.record("no message: \(evs)")
+            return
+        }
+        #expect(Array(bytes) == [0x7B, 0x7D, 0x0A, 0xFF])
     }
 
     @Test func invalidUTF8LineIsAnErrorEvent() throws {

@@ -1,0 +1,70 @@
+/// Turns an archive's items into another file format, as a pure writer: it appends
+/// bytes to a buffer and never does I/O (``ArchiveExport`` reads and writes). Exporters:
+/// ``TapLogExporter`` (JSON Lines), ``HARExporter`` (HAR for Chrome DevTools), and the
+/// pcapng exporter of `BridgeCapture`.
+public protocol ArchiveExporter {
+    /// Called once, with the archive's header, before any item.
+    mutating func begin(_ header: ArchiveHeader, into out: inout [UInt8])
+    /// Called with every record, event and trailer in archive order (findings are the
+    /// caller's to report).
+    mutating func write(_ item: ArchiveItem, into out: inout [UInt8])
+    /// Called once after the last item.
+    mutating func end(into out: inout [UInt8])
+}
+
+/// `bridgescope export`: reads an archive once and feeds every exporter, each writing
+/// its own file (`-` is standard output).
+public enum ArchiveExport {
+    /// One output: a path (`-` for standard output) and the exporter that fills it.
+    public struct Target {
+        /// Where to write (created or replaced).
+        public var path: String
+        /// What to write.
+        public var exporter: any ArchiveExporter
+
+        /// Creates a target.
+        public init(path: String, exporter: any ArchiveExporter) {
+            self.path = path
+            self.exporter = exporter
+        }
+    }
+
+    /// Bytes gathered before each write: 256 KiB.
+    static let chunk = 256 << 10
+
+    /// Exports the archive at `archive` to every target and returns the archive's
+    /// findings (damage is reported, and whatever was readable is exported).
+    ///
+    /// - Throws: ``ArchiveError`` when the archive cannot be opened or an output cannot
+    ///   be created or written.
+    public static func run(archive: String, to targets: [Target]) throws(ArchiveError) -> [ArchiveFinding] {
+        let reader = try ArchiveReader(path: archive)
+        var outputs: [FileOutput] = []
+        for t in targets {
+            outputs.append(t.path == "-" ? FileOutput(fileDescriptor: 1, name: "standard output", owned: false)
+                                         : try FileOutput(creating: t.path))
+        }
+        var exporters = targets.map(\.exporter)
+        var buffers = [[UInt8]](repeating: [], count: targets.count)
+        for i in exporters.indices {
+            buffers[i].reserveCapacity(chunk + (64 << 10))
+            exporters[i].begin(reader.header, into: &buffers[i])
+        }
+        while let item = reader.next() {
+            if case .finding = item { continue }
+            for i in exporters.indices {
+                exporters[i].write(item, into: &buffers[i])
+                if buffers[i].count >= chunk {
+                    try outputs[i].write(buffers[i])
+                    buffers[i].removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        for i in exporters.indices {
+            exporters[i].end(into: &buffers[i])
+            try outputs[i].write(buffers[i])
+            try outputs[i].close()
+        }
+        return reader.findings
+    }
+}

@@ -1,0 +1,28 @@
+/// Exports records as a tap log (JSON Lines, docs/FORMAT.md §9): one line per record,
+/// `{"t":<ns>,"dir":"w2h"|"h2w","conn":"<id>","msg":<bytes verbatim>}` (or `text`/`b64`
+/// under the archive's own rules), so `bridgescope record --tap` reads it back to the
+/// same records. Events, header and trailer are not written (a tap log has no place for
+/// them). Times are nanoseconds, so they must be at least 10^15 (after 1970-01-12) to be
+/// read back as nanoseconds rather than milliseconds.
+public struct TapLogExporter: ArchiveExporter {
+    private let encoder = ArchiveLineEncoder()
+
+    /// Creates an exporter.
+    public init() {}
+
+    /// Writes nothing: a tap log has no header.
+    public mutating func begin(_ header: ArchiveHeader, into out: inout [UInt8]) {}
+
+    /// Writes a line per record.
+    public mutating func write(_ item: ArchiveItem, into out: inout [UInt8]) {
+        guard case .record(let r) = item else { return }
+        let ok = r.payload.withUnsafeBytes { p in
+            encoder.record(seq: nil, time: r.time, direction: r.direction, connection: r.connection, payload: p,
+                           encoding: ArchivePayloadEncoding.preferred(for: p), into: &out)
+        }
+        if ok { out.append(0x0A) }
+    }
+
+    /// Writes nothing.
+    public mutating func end(into out: inout [UInt8]) {}
+}

@@ -1,0 +1,90 @@
+import BridgeArchive
+import NIOConcurrencyHelpers
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the proxy's connections hand to the recorder thread: messages and events,
+/// stamped (wall clock, ns) and ordered under one lock, so times never go backwards.
+/// Producers are event loops and relay tasks; the one consumer is
+/// ``ProxyRecordingSource/record(into:control:)``.
+final class ProxyEventQueue: Sendable {
+    /// One thing to write.
+    enum Item: Sendable {
+        case message(time: Int64, direction: ArchiveDirection, connection: String, bytes: [UInt8])
+        case event(ArchiveEvent)
+    }
+
+    private struct State {
+        var items: [Item] = []
+        var queuedBytes = 0
+        var dropped = 0
+        var active = 0
+        var connections = 0
+    }
+
+    private let maxQueuedBytes: Int
+    /// Value 1 when items wait (or the wait should end), 0 otherwise.
+    private let lock = ConditionLock<Int>(value: 0)
+    private nonisolated(unsafe) var state = State()
+
+    init(maxQueuedBytes: Int) {
+        self.maxQueuedBytes = maxQueuedBytes
+    }
+
+    /// Records a message (or counts it as dropped when the queue is full).
+    func message(_ direction: ArchiveDirection, connection: String, bytes: [UInt8]) {
+        lock.lock()
+        if state.queuedBytes + bytes.count > maxQueuedBytes && !state.items.isEmpty {
+            state.dropped += 1
+        } else {
+            state.queuedBytes += bytes.count
+            state.items.append(.message(time: Self.now(), direction: direction, connection: connection, bytes: bytes))
+        }
+        lock.unlock(withValue: 1)
+    }
+
+    /// Records an event (its time is set here). `opened`/`closed` keep the count of
+    /// active connections.
+    func event(_ kind: ArchiveEvent.Kind, connection: String?, reason: String? = nil) {
+        lock.lock()
+        if kind == .open {
+            state.active += 1
+            state.connections += 1
+        }
+        if kind == .close { state.active -= 1 }
+        state.items.append(.event(ArchiveEvent(time: Self.now(), kind: kind, connection: connection, reason: reason)))
+        lock.unlock(withValue: 1)
+    }
+
+    /// Waits up to `timeout` seconds for items, then takes them all, with the number
+    /// of messages dropped since the last call.
+    func take(timeout: Double) -> (items: [Item], dropped: Int) {
+        guard lock.lock(whenValue: 1, timeoutSeconds: max(0, timeout)) else { return ([], 0) }
+        let items = state.items
+        let dropped = state.dropped
+        state.items = []
+        state.items.reserveCapacity(items.count)
+        state.queuedBytes = 0
+        state.dropped = 0
+        lock.unlock(withValue: 0)
+        return (items, dropped)
+    }
+
+    /// Connections open now, and ever opened.
+    var connectionCounts: (active: Int, total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (state.active, state.connections)
+    }
+
+    /// Nanoseconds since the Unix epoch.
+    static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
