@@ -90,7 +90,8 @@ struct InprocReplayTests {
 
     @Test func realClockInprocReplaysInRecordedOrder() async {
         let session = passportSession()
-        let options = ReplayOptions(target: .inproc(scenario: nil), pacing: .speed(20), tolerance: nil, realClock: true)
+        let options = ReplayOptions(target: .inproc(scenario: nil), pacing: .speed(20), timing: .init(responseTimeout: 60_000_000_000),
+                                    tolerance: nil, realClock: true)
         let report = await replay(session, options)
         #expect(report.divergenceCount == 0, "\(report.renderText())")
         #expect(report.sent == 9)
@@ -104,7 +105,8 @@ struct InprocReplayTests {
         let virtual = await replay(session, ReplayOptions(target: .inproc(scenario: nil)))
         #expect(virtual.connections.map(\.id) == ["a", "b"])
         #expect(virtual.divergenceCount == 0)
-        let real = await replay(session, ReplayOptions(target: .inproc(scenario: nil), tolerance: nil, realClock: true))
+        let real = await replay(session, ReplayOptions(target: .inproc(scenario: nil), timing: .init(responseTimeout: 60_000_000_000),
+                                                          tolerance: nil, realClock: true))
         #expect(real.divergenceCount == 0, "\(real.renderText())")
     }
 }

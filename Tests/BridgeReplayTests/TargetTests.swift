@@ -30,6 +30,12 @@ struct TargetTests {
 
     static var wsSession: ReplaySession { passportSession(scenario: wsScenario) }
 
+    /// Real-clock replays compare no latencies (that would be a timed test: the timing
+    /// rule is tested on virtual time) and wait long for answers on a loaded machine.
+    static func live(_ target: ReplayTarget, rules: NormalizationRules = .default, runs: Int = 1) -> ReplayOptions {
+        ReplayOptions(target: target, timing: .init(responseTimeout: 60_000_000_000), tolerance: nil, rules: rules, runs: runs)
+    }
+
     /// Runs the reference host's WebSocket server on a free port while `body` runs.
     func withHostServer<T: Sendable>(_ body: (WebSocketURL) async throws -> T) async throws -> T {
         let runner = try HostServerRunner(options: .init(server: BridgeServerConfiguration(port: 0), scenario: Self.wsScenario),
@@ -52,8 +58,7 @@ struct TargetTests {
     @Test func aSessionReplaysOverWebSocketWithZeroDivergences() async throws {
         let session = Self.wsSession
         let report = try await withHostServer { url in
-            // Timing is checked on virtual time elsewhere; a loaded CI machine must not fail this.
-            await replay(session, ReplayOptions(target: .webSocket(url), tolerance: nil))
+            await replay(session, Self.live(.webSocket(url)))
         }
         #expect(report.divergenceCount == 0, "\(report.renderText())")
         #expect(report.sent == 9 && report.received == 5, "four answers and the orientation event")
@@ -64,13 +69,13 @@ struct TargetTests {
         let session = Self.wsSession
         // Without the default rules, timestamps and host event ids differ from the recording...
         let plain = try await withHostServer { url in
-            await replay(session, ReplayOptions(target: .webSocket(url), rules: .exact))
+            await replay(session, Self.live(.webSocket(url), rules: .exact))
         }
         #expect(plain.divergences.contains { $0.pointer == "/timestamp" }, "\(plain.renderText())")
         #expect(plain.divergences.contains { $0.pointer == "/correlationId" })
         // ... and learning over three runs finds them volatile, and nothing else.
         let learned = try await withHostServer { url in
-            await replay(session, ReplayOptions(target: .webSocket(url), rules: .exact, runs: 3))
+            await replay(session, Self.live(.webSocket(url), rules: .exact, runs: 3))
         }
         #expect(learned.runs == 3)
         #expect(learned.volatile == ["/correlationId", "/timestamp"], "\(learned.volatile)")
@@ -95,12 +100,12 @@ struct TargetTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProjectPaths.binary.path), "bridgescope is not built"))
     func aSessionReplaysOverStdioWithZeroDivergences() async {
         let command = "'\(ProjectPaths.binary.path)' host --stdio --log-level error"
-        let report = await replay(passportSession(), ReplayOptions(target: .stdio(command: command), tolerance: nil))
+        let report = await replay(passportSession(), Self.live(.stdio(command: command)))
         #expect(report.divergenceCount == 0, "\(report.renderText())")
         #expect(report.sent == 9 && report.received == 5)
         // Against another scenario, over the same pipe.
         let nfc = scenarioDirectory + "/nfc-missing.json"
-        let other = await replay(passportSession(), ReplayOptions(target: .stdio(command: command + " --scenario '\(nfc)'")))
+        let other = await replay(passportSession(), Self.live(.stdio(command: command + " --scenario '\(nfc)'")))
         #expect(other.divergences.contains { $0.kind == .statusDiffers && $0.action == "nfc.read" })
     }
 

@@ -1,7 +1,7 @@
 // Replay benchmark (docs/PERFORMANCE.md, "Replay").
 //
-// 1. Throughput: a generated session (100 connections of passport-like journeys, one in
-//    ten with document and selfie captures, ~103,000 messages) is written to an archive,
+// 1. Throughput: a generated session (100 connections of 140 passport-like journeys, one
+//    in ten with document and selfie captures: 103,700 messages) is written to an archive,
 //    read back, and replayed `--pace asap` against the in-process reference host on
 //    virtual time, with every answer diffed. Messages/s = messages sent + received over
 //    the replay's wall time (and over load + replay).
@@ -20,7 +20,7 @@ import Glibc
 #endif
 
 struct Options {
-    var journeysPerConnection = 120
+    var journeysPerConnection = 140
     var connections = 100
     var paced = 10_000
     var gapMicros = 500
@@ -58,7 +58,7 @@ func seconds(_ body: () async -> Void) async -> Double {
 
 func cpuSeconds() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
@@ -167,7 +167,7 @@ let archive = dir + "/generated.bsz"
 try writeArchive(session, to: archive)
 let archiveBytes = (try? FileManager.default.attributesOfItem(atPath: archive)[.size] as? Int) ?? 0
 let messageBytes = session.connections.reduce(0) { $0 + $1.messages.reduce(0) { $0 + $1.bytes.count } }
-print("session: \(session.connections.count) connections, \(session.messageCount) messages, \(messageBytes / 1_000_000) MB of messages, archive \(archiveBytes / 1_000_000) MB")
+print("session: \(session.connections.count) connections, \(session.messageCount) messages, \(messageBytes / 1_000_000) MB of messages, archive \(archiveBytes / 1_000) KB")
 
 var replayRates: [Double] = [], totalRates: [Double] = []
 for round in 1...options.rounds {
