@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build test demo bench bench-json bench-server rules-doc clean
+.PHONY: setup build test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean
 
 setup:
 	@tools/setup.sh --with-browser
@@ -17,13 +17,28 @@ test: setup
 demo: build
 	@tools/demo.sh
 
-bench: bench-json bench-server
+bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze
 
 bench-json: setup
 	@tools/bench/json-bench.sh
 
 bench-server: setup
 	@tools/bench/server/run.sh
+
+bench-record: setup
+	@tools/bench/record/run.sh
+
+bench-replay: setup
+	@tools/bench/replay/replay-bench.sh
+
+bench-analyze: setup
+	@tools/bench/analyze/run.sh
+
+bench-fuzz: setup
+	@tools/bench/fuzz/run.sh
+
+fuzz-nightly: setup
+	@tools/nightly-fuzz.sh
 
 rules-doc: build
 	$(BIN) rules --markdown > docs/RULES.md

@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
+        .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
         .library(name: "BridgeFuzz", targets: ["BridgeFuzz"]),
     ],
     dependencies: [
@@ -105,6 +106,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeReplay",
+            dependencies: [
+                "BridgeHost", "BridgeServer", "BridgeClient", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
+                "BridgeWebSocket", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeFuzz",
             dependencies: [
                 "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeClient", "BridgeWebSocket", "BridgeArchive",
@@ -121,7 +130,7 @@ let package = Package(
             name: "bridgescope",
             dependencies: [
                 "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient",
-                "BridgeAnalysis", "BridgeFuzz",
+                "BridgeAnalysis", "BridgeReplay", "BridgeFuzz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -144,6 +153,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BridgeReplayTests",
+            dependencies: [
+                "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeClient", "BridgeTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

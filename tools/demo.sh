@@ -32,3 +32,11 @@ if [[ -s .demo/passport.tap.jsonl ]]; then
 else
   echo "no transcript from step 4: nothing to analyze"
 fi
+
+step "6. Replay the recorded passport session against the reference host in-process (expect: 0 divergences)"
+# Step 5 records .demo/passport.bsz from the tap log; make it here too if it is missing or stale.
+if [[ ! .demo/passport.bsz -nt .demo/passport.tap.jsonl ]]; then
+  $BIN record -o .demo/passport.bsz --tap .demo/passport.tap.jsonl --quiet
+fi
+$BIN replay .demo/passport.bsz --target inproc
+echo "exit status: $? (0 = no divergences)"

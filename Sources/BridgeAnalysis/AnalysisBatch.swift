@@ -80,6 +80,11 @@ public struct BatchAnalyzer: Sendable {
     public var opener: Opener
     /// The logger.
     public var logger: Logger
+    /// Whether an input may be read on a task of its own when there are fewer inputs
+    /// than ``jobs`` (``analyzeConcurrently(_:)``). Default false: on a machine whose
+    /// other cores are busy it was 5-20% slower than one task (docs/PERFORMANCE.md,
+    /// "Analysis"); it pays only with an idle core.
+    public var splitsReading = false
 
     /// Creates a batch analyzer.
     public init(configuration: AnalyzerConfiguration = AnalyzerConfiguration(), jobs: Int,
@@ -101,15 +106,18 @@ public struct BatchAnalyzer: Sendable {
         }
     }
 
-    /// Analyses every input, at most ``jobs`` at a time; results keep input order.
+    /// Analyses every input, at most ``jobs`` at a time, each on one task
+    /// (``analyze(_:)``); results keep input order. With ``splitsReading`` and fewer
+    /// inputs than ``jobs``, each input is read on a second task (``analyzeConcurrently(_:)``).
     public func run(_ paths: [String]) async -> AnalysisBatch {
+        let concurrent = splitsReading && paths.count < jobs
         var results = [Result<AnalysisReport, AnalysisError>?](repeating: nil, count: paths.count)
         await withTaskGroup(of: (Int, Result<AnalysisReport, AnalysisError>).self) { group in
             var next = 0
             func start() {
                 let i = next, path = paths[i]
                 next += 1
-                group.addTask { (i, self.analyze(path)) }
+                group.addTask { (i, concurrent ? await self.analyzeConcurrently(path) : self.analyze(path)) }
             }
             while next < paths.count && next < jobs { start() }
             while let (i, r) = await group.next() {

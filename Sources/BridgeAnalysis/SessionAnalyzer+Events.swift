@@ -27,7 +27,11 @@ extension SessionAnalyzer {
                 }
                 if let early = c.requestBeforeReady {
                     c.requestBeforeReady = nil
-                    flag(.missingHostReady, "request \(early.id) (record \(early.record)) was sent \(Self.millis(m.time - early.time)) before host.ready", [early.record])
+                    // The finding is about the early request: its id, not host.ready's.
+                    emit(ReportFinding(rule: .missingHostReady,
+                                       message: "request \(early.id) (record \(early.record)) was sent \(Self.millis(m.time - early.time)) before host.ready",
+                                       connection: c.id, records: [m.record, early.record], correlationId: early.id, time: m.time))
+                    step.findings.append(.missingHostReady)
                 }
                 c.lastFatal.removeAll()
                 lifecycle(&c)

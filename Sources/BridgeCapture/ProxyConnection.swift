@@ -3,19 +3,24 @@ import BridgeClient
 import BridgeServer
 import BridgeWebSocket
 import Logging
-import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 
 /// One page connection of the recording proxy: the server side is a ``BridgeConnection``
 /// of ``BridgeServer`` (the reference host's WebSocket machinery: origin check,
-/// permessage-deflate, pings, limits); the upstream side is a ``WebSocketClient``
-/// session to the real host. Every message is recorded when the proxy receives it
-/// (`w2h` from the page, `h2w` from upstream), then relayed unchanged; `open` and
-/// `close` events delimit the connection.
+/// permessage-deflate, pings, limits); the upstream side is a ``ProxyUpstreamHandler``
+/// on the same event loop, so relaying is a function call. Every message is recorded
+/// when the proxy receives it (`w2h` from the page, `h2w` from upstream), then relayed
+/// unchanged; `open` and `close` events delimit the connection.
 ///
 /// Messages the page sends before the upstream connection is up wait in order. When
-/// either side closes, the other is closed too; an upstream that cannot be reached
-/// becomes an `error` event and the page is closed with 1014 (bad gateway).
-final class ProxyConnection: BridgeConnection {
+/// either side closes, the other is closed too; an upstream that cannot be reached or
+/// refuses the upgrade becomes an `error` event and the page is closed with 1014 (bad
+/// gateway).
+///
+/// `@unchecked Sendable`: all state is used on the page connection's event loop only
+/// (``BridgeConnection`` calls arrive there, and the upstream channel lives there).
+final class ProxyConnection: BridgeConnection, @unchecked Sendable {
     /// Close code sent to the page when upstream is unreachable (RFC 6455 §7.4.1: bad gateway).
     static let badGateway = CloseCode(rawValue: 1014)
 
@@ -23,34 +28,105 @@ final class ProxyConnection: BridgeConnection {
     private let options: ProxyOptions
     private let queue: ProxyEventQueue
     private let logger: Logger
-    private let pageMessages: AsyncStream<[UInt8]>
-    private let pageContinuation: AsyncStream<[UInt8]>.Continuation
-    /// Set when the page's socket closed (with its code, when known): nothing more is
-    /// sent to it (its event loop may be gone after a shutdown).
-    private let pageClose = NIOLockedValueBox<(closed: Bool, code: CloseCode?)>((false, nil))
+    private var loop: EventLoop?
+    private var outbound: BridgeOutbound?
+    private var upstream: ProxyUpstreamHandler?
+    private var pending: [[UInt8]] = []
+    private var pageClosed = false
+    private var closeReason: String?
+    private var recordedClose = false
 
     init(info: ConnectionInfo, options: ProxyOptions, queue: ProxyEventQueue, logger: Logger) {
         self.info = info
         self.options = options
         self.queue = queue
         self.logger = logger
-        (pageMessages, pageContinuation) = AsyncStream.makeStream(of: [UInt8].self)
     }
 
     func opened(outbound: BridgeOutbound) {
         queue.event(.open, connection: info.id,
                     reason: "page \(Self.address(info.remote))\(info.origin.map { " (origin \($0))" } ?? "") to \(options.upstream)")
-        Task { await relay(outbound) }
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+        self.loop = loop
+        self.outbound = outbound
+        let queue = self.queue, id = info.id
+        loop.execute {
+            ProxyUpstream.connect(
+                to: self.options.upstream, origin: self.info.origin, deflate: self.options.deflate,
+                maxMessageBytes: self.options.maxMessageBytes, timeout: .seconds(5), on: loop,
+                make: { codec in
+                    ProxyUpstreamHandler(maxMessageBytes: self.options.maxMessageBytes, codec: codec,
+                                         onMessage: { message in
+                                             queue.message(.hostToWeb, connection: id, bytes: message)
+                                             if !self.pageClosed { outbound.send(message) }
+                                         },
+                                         onClose: { code, reason in self.upstreamClosed(code, reason) })
+                },
+                done: { result in self.connected(result) })
+        }
     }
 
     func received(_ message: [UInt8]) {
         queue.message(.webToHost, connection: info.id, bytes: message)
-        pageContinuation.yield(message)
+        onLoop {
+            if let upstream = self.upstream { upstream.send(message) } else { self.pending.append(message) }
+        }
     }
 
     func closed(code: CloseCode?) {
-        pageClose.withLockedValue { $0 = (true, code) }
-        pageContinuation.finish()
+        onLoop {
+            self.pageClosed = true
+            if self.closeReason == nil { self.closeReason = "page closed" + (code.map { " (\($0.rawValue))" } ?? "") }
+            if let upstream = self.upstream {
+                upstream.close(code == .goingAway ? .goingAway : .normal, reason: "page closed")
+            }
+            // Still connecting: `connected` closes the new upstream and records the end.
+        }
+    }
+
+    private func onLoop(_ body: @escaping @Sendable () -> Void) {
+        guard let loop else { return body() }
+        if loop.inEventLoop { body() } else { loop.execute(body) }
+    }
+
+    private func connected(_ result: Result<ProxyUpstream.Upgrade, Error>) {
+        switch result {
+        case .success(.upgraded(let handler)):
+            upstream = handler
+            if pageClosed {
+                handler.close(.normal, reason: "page closed")
+                return
+            }
+            for m in pending { handler.send(m) }
+            pending = []
+        case .success(.refused):
+            guard upstream == nil else { return } // the channel closed after an upgrade: onClose reports it
+            failed("upstream \(options.upstream) refused the WebSocket upgrade (wrong path, or the page's Origin is not allowed there)")
+        case .failure(let error):
+            failed("upstream \(options.upstream) cannot be reached: \(error)")
+        }
+    }
+
+    private func failed(_ reason: String) {
+        logger.notice("upstream failed", metadata: ["conn": "\(info.id)", "reason": "\(reason)"])
+        queue.event(.error, connection: info.id, reason: reason)
+        if closeReason == nil { closeReason = "upstream failed" }
+        if !pageClosed { outbound?.close(Self.badGateway, "upstream unavailable") }
+        recordClose()
+    }
+
+    private func upstreamClosed(_ code: CloseCode?, _ reason: String) {
+        if closeReason == nil {
+            closeReason = reason + (code.map { " (\($0.rawValue))" } ?? "")
+            if !pageClosed { outbound?.close(code == .goingAway ? .goingAway : .normal, "upstream closed") }
+        }
+        recordClose()
+    }
+
+    private func recordClose() {
+        guard !recordedClose else { return }
+        recordedClose = true
+        queue.event(.close, connection: info.id, reason: closeReason ?? "closed")
     }
 
     /// `127.0.0.1:44458` from NIO's `[IPv4]127.0.0.1/127.0.0.1:44458`.
@@ -59,49 +135,5 @@ final class ProxyConnection: BridgeConnection {
         let rest = remote[remote.index(after: slash)...]
         guard remote.hasPrefix("[IPv6]"), let colon = rest.lastIndex(of: ":") else { return String(rest) }
         return "[\(rest[..<colon])]\(rest[colon...])"
-    }
-
-    /// Connects upstream and relays both ways until one side closes.
-    private func relay(_ outbound: BridgeOutbound) async {
-        let clientOptions = WebSocketClientOptions(deflate: options.deflate, origin: info.origin,
-                                                   maxMessageBytes: options.maxMessageBytes)
-        let id = info.id
-        let queue = self.queue
-        let pageMessages = self.pageMessages
-        let pageClose = self.pageClose
-        let toPage = BridgeOutbound(
-            send: { message in if !pageClose.withLockedValue({ $0.closed }) { outbound.send(message) } },
-            close: { code, reason in if !pageClose.withLockedValue({ $0.closed }) { outbound.close(code, reason) } })
-        var reason: String
-        do {
-            reason = try await WebSocketClient.withConnection(to: options.upstream, options: clientOptions) { session in
-                try await withThrowingTaskGroup(of: String.self) { group in
-                    group.addTask {
-                        for await message in pageMessages { try await session.send(message) }
-                        return "page closed"
-                    }
-                    group.addTask {
-                        for await message in session.messages {
-                            queue.message(.hostToWeb, connection: id, bytes: message)
-                            toPage.send(message)
-                        }
-                        let code = session.closeCode
-                        if !Task.isCancelled { toPage.close(code == .goingAway ? .goingAway : .normal, "upstream closed") }
-                        return "upstream closed" + (code.map { " (\($0.rawValue))" } ?? "")
-                    }
-                    defer { group.cancelAll() }
-                    return try await group.next() ?? "closed"
-                }
-            }
-        } catch {
-            logger.notice("upstream failed", metadata: ["conn": "\(id)", "error": "\(error)"])
-            queue.event(.error, connection: id, reason: "upstream \(options.upstream): \(error)")
-            toPage.close(Self.badGateway, "upstream unavailable")
-            reason = "upstream failed"
-        }
-        if reason == "page closed", let code = pageClose.withLockedValue({ $0.code }) {
-            reason += " (\(code.rawValue))"
-        }
-        queue.event(.close, connection: id, reason: reason)
     }
 }

@@ -139,8 +139,11 @@ public enum WebSocketClient {
             upgradeRequestHead: head, upgraders: [upgrader],
             notUpgradingCompletionHandler: { $0.eventLoop.makeSucceededFuture(.refused) }
         )
-        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-            configuration: .init(upgradeConfiguration: config))
+        // A host may send its first frame in the same read as the 101 response (the
+        // reference host's host.ready): forward those bytes instead of NIO's default drop.
+        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: config)
+        pipeline.leftOverBytesStrategy = .forwardBytes
+        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
     }
 }
 

@@ -16,6 +16,7 @@ struct BridgeScope: AsyncParsableCommand {
             FuzzCommand.self,
             HostCommand.self,
             RecordCommand.self,
+            ReplayCommand.self,
             // subcommands: keep one per line, in alphabetical order after the first two
         ]
     )

@@ -10,17 +10,22 @@ struct ExportCommand: ParsableCommand {
         discussion: """
         Give one or more outputs ('-' writes to standard output); the archive is read once.
 
-          --pcapng OUT  synthesized Ethernet/IPv4/TCP packets with an HTTP upgrade and \
-        one uncompressed WebSocket frame per message: Wireshark and tshark decode them as \
-        the same messages (tshark -r OUT -Y websocket -T fields -e websocket.payload.text).
-          --har OUT     HAR 1.2 as Chrome DevTools writes WebSocket traffic (one entry \
-        per connection, messages in _webSocketMessages): open it in DevTools.
-          --jsonl OUT   one line per message in the tap log format \
-        ({"t":<ns>,"dir":..,"conn":..,"msg":..}), which record --tap reads back.
+          --pcapng OUT  synthesized Ethernet/IPv4/TCP packets: a TCP and HTTP upgrade
+                        handshake per connection, then one uncompressed WebSocket
+                        frame per message. Wireshark and tshark decode the same
+                        messages: tshark -r OUT -Y websocket -T fields
+                        -e websocket.payload.text
+          --har OUT     HAR 1.2 as Chrome DevTools writes WebSocket traffic (one entry
+                        per connection, messages in _webSocketMessages): import it
+                        in DevTools' Network panel.
+          --jsonl OUT   one line per message in the tap log format
+                        {"t":<ns>,"dir":..,"conn":..,"msg":..}, which
+                        `bridgescope record --tap` reads back.
 
-        Specs: docs/FORMAT.md ("Exports").
+        Specs: docs/FORMAT.md §11. Events other than connection open/close are not
+        exported (they have no place in these formats).
 
-        Exit status: 0 exported; 1 exported, but the archive is damaged (what was \
+        Exit status: 0 exported; 1 exported, but the archive is damaged (what was
         readable was exported); 2 usage or I/O error.
         """
     )

@@ -166,8 +166,7 @@ struct ArchiveInputTests {
             #"{"seq":5,"t":1763830000200000000,"dir":"sideways","conn":"c1","text":"?"}"#,
             #"{"bridgescope":"trailer","records":3,"events":0,"bytes":0,"drops":0,"gaps":0,"gapBytes":0,"errors":0,"endTime":2}"#,
         ]
-        let reader = try ArchiveReader(source: MemoryByteSource(ArchiveTesting.compressLines(lines)))
-        var source = ArchiveEventSource(reader: reader)
+        var source = try ArchiveEventSource(bytes: ArchiveTesting.compressLines(lines))
         let report = try SessionAnalyzer.analyze(&source, name: "memory")
         let gap = try #require(report.findings.first { $0.slug == "capture-gap" })
         #expect(gap.records == [2])
@@ -212,5 +211,57 @@ struct ArchiveInputTests {
         #expect(batch.failures.isEmpty)
         #expect(batch.reports.count == 2)
         #expect(batch.reports[0].countsBySlug == batch.reports[1].countsBySlug)
+    }
+}
+
+/// Reading on one task and analysing on another gives the report of a single pass.
+struct ConcurrentAnalysisTests {
+    @Test func everyFixtureGivesTheSameReportReadConcurrently() async throws {
+        let batch = BatchAnalyzer(jobs: 1)
+        for name in Fixtures.names {
+            let path = Fixtures.path(name)
+            let one = try batch.analyze(path).get()
+            let two = try await batch.analyzeConcurrently(path).get()
+            #expect(one == two, "\(name)")
+        }
+    }
+
+    /// Far more message bytes than the channel holds (2 MiB), in many batches: the reader
+    /// waits for the analyzer, and every record arrives in order.
+    @Test func aLongArchiveIsHandedOverInOrder() async throws {
+        let dir = try Archives.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.bsz").path
+        var b = TapBuilder()
+        b.hostEvent(0, "host.ready")
+        b.request(1, "q", "capability.query")
+        b.response(2, "q", "capability.query", data: #"{"environment":"ios","hostVersion":"1","capabilities":{}}"#)
+        let image = String(repeating: "QUJD", count: 6_000)
+        for i in 0..<1_500 {
+            b.request(Int64(10 + 10 * i), "d\(i)", "camera.document.capture", data: #"{"documentType":"passport","side":"front"}"#)
+            b.response(Int64(15 + 10 * i), "d\(i)", "camera.document.capture",
+                       data: "{\"imageData\":\"\(image)\",\"width\":1,\"height\":1,\"mimeType\":\"image/png\"}")
+        }
+        b.request(20_000, "last", "nfc.read")
+        var source = TapLogSource(bytes: Array(b.lines.joined(separator: "\n").utf8))
+        var events: [AnalysisEvent] = []
+        while let e = try source.next() { events.append(e) }
+        try Archives.write(events, to: path)
+        let batch = BatchAnalyzer(jobs: 1)
+        let one = try batch.analyze(path).get()
+        let two = try await batch.analyzeConcurrently(path).get()
+        #expect(one == two)
+        #expect(two.summary.messages == 3_004 && two.summary.bytes > 36_000_000)
+        #expect(two.countsBySlug == ["unanswered-request": 1, "journey-incomplete": 1])
+        #expect(two.findings.first { $0.slug == "unanswered-request" }?.records == [3_004])
+    }
+
+    @Test func anInputThatCannotBeOpenedIsAFailure() async {
+        let r = await BatchAnalyzer(jobs: 1).analyzeConcurrently("/nonexistent/x.bsz")
+        guard case .failure(let e) = r else {
+            Issue.record("opened")
+            return
+        }
+        #expect(e.code == .unreadableInput)
     }
 }

@@ -47,6 +47,9 @@ struct CapturesTests {
         #expect(requests.allSatisfy { $0.outcome == "success" })
         #expect(r.connections[0].outcome == JourneyOutcome(state: "complete", detail: "success"))
         #expect(Set(r.latency.map(\.action)) == Set(requests.map(\.action)))
+        let early = try #require(r.findings.first { $0.slug == "missing-host-ready" })
+        #expect(early.correlationId == requests[0].correlationId)  // the query, not host.ready
+        #expect(early.records.last == requests[0].records.first)
     }
 
     /// nfc.read never answered (tools/scenarios/nfc-silent.json): the page gives up after

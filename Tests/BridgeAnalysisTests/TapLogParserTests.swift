@@ -131,8 +131,8 @@ struct TapLogParserTests {
 
     @Test func missingFileIsAnUnreadableInputError() {
         #expect(throws: AnalysisError.self) { _ = try TapLogSource(path: "/nonexistent/dir/x.ndjson") }
-        #expect(throws: AnalysisError.self) { _ = try SessionInput.open("/tmp/x.bsz") }
-        #expect(throws: AnalysisError.self) { _ = try SessionInput.open("/tmp/x.txt") }
+        #expect(throws: AnalysisError.self) { _ = try SessionInput.open("/nonexistent/dir/x.bsz") }
+        #expect(throws: AnalysisError.self) { _ = try SessionInput.open("/nonexistent/dir/x.txt") }
     }
 
     @Test func truncatedLastLineIsReadOrReported() throws {

@@ -66,7 +66,7 @@ struct RecordingProofTests {
         let fromProxy = try RecordedExchange(archive: proxyPath)
         let fromLive = try RecordedExchange(archive: livePath)
         #expect(fromProxy == seen, "proxy: \(fromProxy); web side: \(seen)")
-        #expect(fromLive == seen, "live: \(fromLive); web side: \(seen)")
+        #expect(fromLive == seen, "live: \(fromLive); web side: \(seen); proxy: \(fromProxy)")
         #expect(fromLive.trailer?.drops == 0 && fromLive.trailer?.gaps == 0 && fromLive.trailer?.errors == 0)
         #expect(fromLive.events(.open).count == 1)
 

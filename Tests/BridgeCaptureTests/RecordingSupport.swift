@@ -65,7 +65,7 @@ struct UncheckedBox<T>: @unchecked Sendable {
 struct RecordedExchange: Equatable, CustomStringConvertible {
     /// Counts, and the first place the two directions differ from `other`'s, not the bytes.
     var description: String {
-        "\(webToHost.count) w2h, \(hostToWeb.count) h2w, events \(events.map(\.kind.rawValue)), trailer \(trailer.map { "\($0.records) records, \($0.gaps) gaps, \($0.errors) errors" } ?? "none")"
+        "\(webToHost.count) w2h, \(hostToWeb.count) h2w, events \(events.map { $0.kind.rawValue + ($0.reason.map { " (\($0))" } ?? "") }), trailer \(trailer.map { "\($0.records) records, \($0.gaps) gaps, \($0.errors) errors" } ?? "none")"
     }
 
     var webToHost: [[UInt8]] = []

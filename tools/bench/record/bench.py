@@ -196,43 +196,84 @@ def mitm_messages(flows):
     return int(r.stdout.strip() or -1)
 
 
-def proxy(seconds):
+def start_ours(upstream):
+    port = free_port()
+    archive = os.path.join(TMP, f"proxy-{port}.bsz")
+    p = subprocess.Popen([TOOL, "record", "-o", archive, "--proxy", f"127.0.0.1:{port}", "--upstream", upstream,
+                          "--no-deflate", "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert wait_port(port)
+    return p, port, archive
+
+
+def finish_ours(p, archive):
+    _, cpu, _ = stop(p)
+    t = trailer(archive)
+    return dict(cpu_s=cpu, archive_bytes=os.path.getsize(archive), recorded=t.get("records"),
+                drops=t.get("drops"), errors=t.get("errors"))
+
+
+def start_mitm(host_port):
     mitmdump = os.path.join(VENV, "bin", "mitmdump")
-    have_mitm = os.path.exists(mitmdump)
+    port = free_port()
+    flows = os.path.join(TMP, f"flows-{port}.mitm")
+    p = subprocess.Popen([mitmdump, "--mode", f"reverse:http://127.0.0.1:{host_port}", "--listen-host", "127.0.0.1",
+                          "-p", str(port), "-w", flows, "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert wait_port(port, 30)
+    return p, port, flows
+
+
+def finish_mitm(p, flows):
+    _, cpu, _ = stop(p)
+    return dict(cpu_s=cpu, flow_bytes=os.path.getsize(flows), recorded=mitm_messages(flows))
+
+
+def proxy(seconds, rounds):
+    """Throughput (16 clients x 8 in flight): direct, ours, mitmdump, one run each.
+    Latency (1 client x 1 in flight): `rounds` rounds alternating direct, ours and
+    mitmdump; medians of each path's p50 and p99 (p99 on a shared 2-core machine is
+    mostly scheduling noise, so one run says little)."""
+    have_mitm = os.path.exists(os.path.join(VENV, "bin", "mitmdump"))
     hp = free_port()
     host = subprocess.Popen([TOOL, "host", "--listen", f"127.0.0.1:{hp}", "--no-deflate", "--log-level", "error"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert wait_port(hp)
     upstream = f"ws://127.0.0.1:{hp}/bridge"
-    shapes = [("throughput: 16 clients x 8 in flight", 16, 8), ("latency: 1 client x 1 in flight", 1, 1)]
     results = []
     try:
-        for name, clients, pipeline in shapes:
-            row = {"shape": name, "direct": load(upstream, clients, pipeline, seconds)}
-            log(f"proxy {name}: direct {row['direct']}")
-            # bridgescope record --proxy
-            pp = free_port()
-            archive = os.path.join(TMP, f"proxy-{clients}.bsz")
-            rec = subprocess.Popen([TOOL, "record", "-o", archive, "--proxy", f"127.0.0.1:{pp}", "--upstream", upstream,
-                                    "--no-deflate", "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            assert wait_port(pp)
-            row["ours"] = load(f"ws://127.0.0.1:{pp}/bridge", clients, pipeline, seconds)
-            _, cpu, _ = stop(rec)
-            t = trailer(archive)
-            row["ours"].update(cpu_s=cpu, archive_bytes=os.path.getsize(archive), recorded=t.get("records"),
-                               drops=t.get("drops"), errors=t.get("errors"))
-            log(f"proxy {name}: ours {row['ours']}")
-            if have_mitm:
-                mp = free_port()
-                flows = os.path.join(TMP, f"flows-{clients}.mitm")
-                m = subprocess.Popen([mitmdump, "--mode", f"reverse:http://127.0.0.1:{hp}", "--listen-host", "127.0.0.1",
-                                      "-p", str(mp), "-w", flows, "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                assert wait_port(mp, 30)
-                row["mitmdump"] = load(f"ws://127.0.0.1:{mp}/bridge", clients, pipeline, seconds)
-                _, cpu, _ = stop(m)
-                row["mitmdump"].update(cpu_s=cpu, flow_bytes=os.path.getsize(flows), recorded=mitm_messages(flows))
-                log(f"proxy {name}: mitmdump {row['mitmdump']}")
-            results.append(row)
+        row = {"shape": "throughput: 16 clients x 8 in flight", "direct": load(upstream, 16, 8, seconds)}
+        p, port, archive = start_ours(upstream)
+        row["ours"] = load(f"ws://127.0.0.1:{port}/bridge", 16, 8, seconds)
+        row["ours"].update(finish_ours(p, archive))
+        if have_mitm:
+            m, mport, flows = start_mitm(hp)
+            row["mitmdump"] = load(f"ws://127.0.0.1:{mport}/bridge", 16, 8, seconds)
+            row["mitmdump"].update(finish_mitm(m, flows))
+        log(f"proxy throughput: {row}")
+        results.append(row)
+
+        p, port, archive = start_ours(upstream)
+        m = None
+        if have_mitm:
+            m, mport, flows = start_mitm(hp)
+        runs = {"direct": [], "ours": [], "mitmdump": []}
+        for _ in range(rounds):
+            runs["direct"].append(load(upstream, 1, 1, seconds))
+            runs["ours"].append(load(f"ws://127.0.0.1:{port}/bridge", 1, 1, seconds))
+            if m:
+                runs["mitmdump"].append(load(f"ws://127.0.0.1:{mport}/bridge", 1, 1, seconds))
+        row = {"shape": f"latency: 1 client x 1 in flight, median of {rounds} alternating runs"}
+        for key, rs in runs.items():
+            if not rs:
+                continue
+            row[key] = {"roundTripsPerSecond": int(median([r["roundTripsPerSecond"] for r in rs])),
+                        "p50ms": round(median([r["p50ms"] for r in rs]), 3),
+                        "p99ms": round(median([r["p99ms"] for r in rs]), 3),
+                        "p99runs": [r["p99ms"] for r in rs]}
+        row["ours"].update(finish_ours(p, archive))
+        if m:
+            row["mitmdump"].update(finish_mitm(m, flows))
+        log(f"proxy latency: {row}")
+        results.append(row)
     finally:
         stop(host, signal.SIGTERM)
     return results, have_mitm
@@ -278,6 +319,19 @@ def report(a, off, lives, prox):
                 per = f"{size / rec:.1f}" if size and rec and rec > 0 else "—"
                 print(f"| {r['shape']} | {label} | {x['roundTripsPerSecond']:,} | {x['p50ms']} | {x['p99ms']} | "
                       f"{rec if rec is not None else '—'} | {size if size else '—'} | {per} |")
+        lat = rows[-1]
+        if "ours" in lat and "direct" in lat:
+            print(f"\nAdded latency (median p50 / p99 over the direct path): {lat['ours']['p50ms'] - lat['direct']['p50ms']:.3f} / "
+                  f"{lat['ours']['p99ms'] - lat['direct']['p99ms']:.3f} ms; p99 of each run: direct {lat['direct']['p99runs']}, "
+                  f"proxy {lat['ours']['p99runs']}.")
+        thr = rows[0]
+        if "mitmdump" in thr:
+            print(f"Throughput: **{thr['ours']['roundTripsPerSecond'] / max(1, thr['mitmdump']['roundTripsPerSecond']):.1f}x** "
+                  f"mitmdump's round trips per second ({thr['ours']['roundTripsPerSecond'] / max(1, thr['direct']['roundTripsPerSecond']) * 100:.0f}% of direct).")
+            o, mm = thr["ours"], thr["mitmdump"]
+            if o.get("recorded") and mm.get("recorded"):
+                print(f"Bytes per recorded message: archive {o['archive_bytes'] / o['recorded']:.1f}, flow file "
+                      f"{mm['flow_bytes'] / mm['recorded']:.1f}: **{(mm['flow_bytes'] / mm['recorded']) / (o['archive_bytes'] / o['recorded']):.0f}x** smaller.")
         if not have_mitm:
             print(f"\nmitmdump was not found in {VENV}: run `make bench-record` (it installs mitmproxy there).")
         print()
@@ -299,7 +353,7 @@ def main():
         else:
             lives = [live(a.rate, a.seconds, True, True, 2), live(a.rate, a.seconds, False, True, 2),
                      live(a.rate, a.seconds, True, False, 1)]
-    prox = proxy(a.seconds) if "proxy" in parts else None
+    prox = proxy(a.seconds, a.runs) if "proxy" in parts else None
     report(a, off, lives, prox)
     shutil.rmtree(TMP, ignore_errors=True)
 

@@ -1,0 +1,85 @@
+import BridgeClient
+import BridgeHost
+import Foundation
+
+/// Where a replay sends the recorded web side (`--target`).
+public enum ReplayTarget: Sendable, Hashable, CustomStringConvertible {
+    /// The reference host in this process, one per connection, scripted by a scenario
+    /// (nil: the default scenario). `inproc` or `inproc:SCENARIO`.
+    case inproc(scenario: String?)
+    /// Any live host over WebSocket: `ws://HOST:PORT/bridge`. One socket per connection.
+    case webSocket(WebSocketURL)
+    /// A host speaking one envelope per line on standard input and output, started with
+    /// `/bin/sh -c COMMAND` once per connection: `stdio:'bridgescope host --stdio'`.
+    case stdio(command: String)
+
+    /// Parses a `--target` value.
+    ///
+    /// - Throws: ``ReplayError`` (`usage`) naming the accepted forms.
+    public init(parsing text: String) throws(ReplayError) {
+        if text == "inproc" {
+            self = .inproc(scenario: nil)
+        } else if text.hasPrefix("inproc:") {
+            let s = String(text.dropFirst("inproc:".count))
+            guard !s.isEmpty else { throw ReplayError(.usage, "--target inproc: needs a scenario name or file after the colon") }
+            self = .inproc(scenario: s)
+        } else if text.hasPrefix("ws://") {
+            guard let url = WebSocketURL(text) else {
+                throw ReplayError(.usage, "--target \(text): not a valid ws://HOST:PORT/PATH URL")
+            }
+            self = .webSocket(url)
+        } else if text.hasPrefix("stdio:") {
+            let c = String(text.dropFirst("stdio:".count)).trimmingCharacters(in: .whitespaces)
+            guard !c.isEmpty else { throw ReplayError(.usage, "--target stdio: needs a command, e.g. stdio:'bridgescope host --stdio'") }
+            self = .stdio(command: c)
+        } else if text.hasPrefix("wss://") {
+            throw ReplayError(.usage, "--target \(text): TLS (wss://) is not supported; hosts under test listen on ws://")
+        } else {
+            throw ReplayError(.usage, "--target \(text): expected inproc[:SCENARIO], ws://HOST:PORT/bridge or stdio:'COMMAND'")
+        }
+    }
+
+    /// The target as written.
+    public var description: String {
+        switch self {
+        case .inproc(let s): return s.map { "inproc:\($0)" } ?? "inproc"
+        case .webSocket(let url): return url.description
+        case .stdio(let c): return "stdio:\(c)"
+        }
+    }
+
+    /// The scenario of an `inproc` target: `SCENARIO` is a file path (it contains `/` or
+    /// ends in `.json`) or a name looked up as `NAME.json` in `searchDirectories`
+    /// (`tools/scenarios` of the checkout by default). Other targets: the default scenario.
+    ///
+    /// - Throws: ``ReplayError`` (`usage`) when it cannot be found or parsed.
+    public func scenario(searchDirectories: [String]) throws(ReplayError) -> Scenario {
+        guard case .inproc(let spec?) = self else { return .default }
+        var path = spec
+        if !spec.contains("/") && !spec.hasSuffix(".json") {
+            guard let dir = searchDirectories.first(where: { FileManager.default.fileExists(atPath: "\($0)/\(spec).json") }) else {
+                let known = searchDirectories.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
+                    .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+                throw ReplayError(.usage, "no scenario named \"\(spec)\"\(known.isEmpty ? "" : "; known: " + known.joined(separator: ", "))")
+            }
+            path = "\(dir)/\(spec).json"
+        }
+        do {
+            return try Scenario.load(path: path)
+        } catch {
+            throw ReplayError(.usage, "scenario \(path): \(error)")
+        }
+    }
+
+    /// `tools/scenarios` under the current directory, or under the checkout holding the
+    /// running executable (`.build/<config>/bridgescope`).
+    public static func defaultScenarioDirectories(executable: String = CommandLine.arguments.first ?? "") -> [String] {
+        var candidates = [FileManager.default.currentDirectoryPath + "/tools/scenarios"]
+        var url = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
+        for _ in 0..<4 {
+            url.deleteLastPathComponent()
+            candidates.append(url.path + "/tools/scenarios")
+        }
+        return candidates.filter { FileManager.default.fileExists(atPath: $0) }
+    }
+}
