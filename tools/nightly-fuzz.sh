@@ -7,8 +7,8 @@
 #    without the combined flag the Swift code gets ASan but no coverage and libFuzzer
 #    runs blind; step 3 checks the coverage is there);
 # 2. runs every libFuzzer target, then `bridgescope fuzz`, one job each, sharing the
-#    budget (default 600 s): fuzz-json 15 %, fuzz-envelope 15 %, fuzz-host 25 %,
-#    fuzz-websocket 10 %, bridgescope fuzz 35 %;
+#    budget (default 600 s): fuzz-json 15 %, fuzz-envelope 15 %, fuzz-host 20 %,
+#    fuzz-websocket 10 %, fuzz-archive 10 %, bridgescope fuzz 30 %;
 # 3. checks each libFuzzer run really fuzzed (executions, and coverage that grew past
 #    the seeds, in its log);
 # 4. merges each target's new inputs into corpus/generated/libfuzzer/<target> with
@@ -148,7 +148,7 @@ run_libfuzzer() {  # name share-percent [max_len]
 
 run_libfuzzer json 15 16384
 run_libfuzzer envelope 15 16384
-run_libfuzzer host 25 65536
+run_libfuzzer host 20 65536
 # A known inflate hang (corpus/known-bugs/websocket/, waiting for BridgeWebSocket's owner)
 # would stop fuzz-websocket at once every night: fuzz the rest of the target meanwhile.
 if compgen -G "corpus/known-bugs/websocket/*.bin" >/dev/null; then
@@ -159,8 +159,9 @@ if compgen -G "corpus/known-bugs/websocket/*.bin" >/dev/null; then
 fi
 run_libfuzzer websocket 10 4096
 unset BRIDGESCOPE_FUZZ_SKIP_INFLATE
+run_libfuzzer archive 10 65536
 
-secs=$(( BUDGET * 35 / 100 ))
+secs=$(( BUDGET * 30 / 100 ))
 log "bridgescope fuzz for ${secs}s"
 "$BIN" fuzz --time "${secs}s" --seed "$SEED" --jobs 1 --save-corpus --format junit >"$WORK/bridgescope-fuzz.xml" 2>"$WORK/logs/bridgescope-fuzz.log"
 rc=$?
@@ -175,7 +176,7 @@ summary+="bridgescope fuzz: ${bs_line:-0} execs in ${secs}s, exit $rc"$'\n'
 {
     echo '<?xml version="1.0" encoding="UTF-8"?>'
     echo '<testsuites name="bridgescope nightly fuzz">'
-    echo "<testsuite name=\"libfuzzer\" tests=\"4\" failures=\"$(printf '%s' "$junit_cases" | grep -c '<failure')\">"
+    echo "<testsuite name=\"libfuzzer\" tests=\"5\" failures=\"$(printf '%s' "$junit_cases" | grep -c '<failure')\">"
     printf '%s' "$junit_cases"
     echo '</testsuite>'
     sed -e '/^<?xml/d' "$WORK/bridgescope-fuzz.xml"

@@ -26,11 +26,11 @@ libfuzzer() {
     work=$(mktemp -d)
     "$(swift build -c release --show-bin-path)/bridgescope" fuzz --export-libfuzzer-seeds "$work/seeds" >/dev/null
     printf '%-16s %12s %10s %16s\n' target execs "execs/s" "coverage"
-    for t in json envelope host websocket; do
+    for t in ${FUZZ_TARGETS:-json envelope host websocket archive}; do
         mkdir -p "$work/$t"
         local env=()
         [[ $t == websocket ]] && compgen -G "corpus/known-bugs/websocket/*.bin" >/dev/null && env=(BRIDGESCOPE_FUZZ_SKIP_INFLATE=1)
-        env "${env[@]}" tools/fuzz/.build/release/fuzz-$t -max_total_time="$secs" -dict=tools/fuzz/bridge.dict -max_len=16384 \
+        env "${env[@]}" tools/fuzz/.build/release/fuzz-$t -max_total_time="$secs" -dict=tools/fuzz/bridge.dict -max_len=65536 \
             -timeout=5 -print_final_stats=1 "$work/$t" "$work/seeds/$t" >"$work/$t.log" 2>&1 || true
         local execs speed c0 c1
         execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$t.log" | grep -o '[0-9]*$' | tail -1)
