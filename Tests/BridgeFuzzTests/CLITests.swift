@@ -37,6 +37,20 @@ import Testing
         #expect(replay.stdout.contains("no violation"))
     }
 
+    /// The smoke run of issue 8: 20 seconds of `bridgescope fuzz` over the whole seed
+    /// corpus against the reference host, every oracle on. The shipped host must come out
+    /// clean; findings would land in a scratch folder, never in the repository.
+    @Test func twentySecondSmokeOverTheRealCorpusFindsNothing() throws {
+        let findings = NSTemporaryDirectory() + "bridgescope-fuzz-smoke-\(UInt32.random(in: 0...UInt32.max))"
+        let r = try runBridgescope(["fuzz", "--corpus", Corpus.root.path, "--time", "20s", "--seed", "1",
+                                    "--format", "json", "--findings", findings])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        #expect((report?["findings"] as? [Any])?.isEmpty == true, "\(r.stdout)")
+        #expect((report?["execs"] as? Int ?? 0) > 0, "the smoke run executed nothing: \(r.stdout)")
+        #expect(CorpusStore.caseFiles(in: findings).isEmpty)
+    }
+
     @Test func cleanRunFormatsAndUsageErrors() throws {
         let corpus = try Self.scratchCorpus()
         let junit = try runBridgescope(["fuzz", "--corpus", corpus, "--runs", "40", "--format", "junit"])
