@@ -1,3 +1,4 @@
+import BridgeArchive
 import BridgeJSON
 import BridgeProtocol
 import Foundation
@@ -14,13 +15,14 @@ import Foundation
 ///   "conn"?: string, "bytes"?: int, "count"?: int, "text"?: string}`.
 /// - a header or trailer line with a `"bridgescope"` member, or an empty line: skipped.
 ///
-/// `t` is Unix epoch time: below 10^14 it is milliseconds (fractions allowed), else
+/// `t` is Unix epoch time: below 10^15 it is milliseconds (fractions allowed), else
 /// nanoseconds. `conn` defaults to `-`. A line that breaks these rules becomes a
 /// capture `error` event naming the line, so the analysis goes on.
 public struct TapLogParser: Sendable {
-    /// Times below this are milliseconds; at or above, nanoseconds (10^14 ms is the
-    /// year 5138; 10^14 ns is a day after the epoch).
-    public static let nanosecondThreshold: Double = 1e14
+    /// Times below this are milliseconds; at or above, nanoseconds: the archive's tap
+    /// import threshold (`BridgeArchive.TapLogParser.nanosecondThreshold`, 10^15), so a
+    /// tap log means the same times to `record --tap` and to `analyze`.
+    public static let nanosecondThreshold = Double(BridgeArchive.TapLogParser.nanosecondThreshold)
 
     /// The JSON limits for one line: 128 MiB, depth 66 (the envelope's 64 plus the tap
     /// object).
@@ -48,7 +50,14 @@ public struct TapLogParser: Sendable {
         guard let tm = o["t"], case .number(let n) = tm else { return failure("tap record has no numeric \"t\"") }
         let time: Int64
         if let i = n.int64 {
-            time = Double(i) < Self.nanosecondThreshold ? i.multipliedReportingOverflow(by: 1_000_000).partialValue : i
+            guard i >= 0 else { return failure("\"t\" \(n.lexeme) is not a time") }
+            if Double(i) < Self.nanosecondThreshold {
+                let (ns, overflow) = i.multipliedReportingOverflow(by: 1_000_000)
+                guard !overflow else { return failure("\"t\" \(n.lexeme) read as milliseconds is beyond the year 2262") }
+                time = ns
+            } else {
+                time = i
+            }
         } else if let exact = Self.fractionalMilliseconds(n.lexeme) {
             time = exact
         } else {

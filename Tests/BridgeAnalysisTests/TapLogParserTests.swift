@@ -1,4 +1,5 @@
 import BridgeAnalysis
+import BridgeArchive
 import BridgeProtocol
 import Foundation
 import Testing
@@ -33,6 +34,18 @@ struct TapLogParserTests {
             #expect(record == 2)
         }
         if case .message(_, _, _, let conn, _, _) = evs[0] { #expect(conn == "-") }
+    }
+
+    /// `record --tap` (BridgeArchive) and `analyze` read the same `t` the same way: a
+    /// value between 10^14 and 10^15 is milliseconds to both.
+    @Test func theMillisecondNanosecondThresholdIsTheArchives() throws {
+        #expect(BridgeAnalysis.TapLogParser.nanosecondThreshold == Double(BridgeArchive.TapLogParser.nanosecondThreshold))
+        let evs = try events(#"{"t":500000000000000,"dir":"w2h","text":"x"}"# + "\n" + #"{"t":1000000000000000,"dir":"w2h","text":"x"}"# + "\n")
+        guard evs.count == 2, case .captureEvent(_, _, _, .error(let why), _) = evs[0], case .message(_, let ns, _, _, _, _) = evs[1] else {
+            Issue.record("expected an error and a message: \(evs)"); return
+        }
+        #expect(why.contains("line 1") && why.contains("beyond the year 2262"), "\(why)")
+        #expect(ns == 1_000_000_000_000_000)
     }
 
     @Test func timesInMillisecondsFractionsOrNanoseconds() throws {
