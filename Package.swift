@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "bridgescope",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bridgescope", targets: ["bridgescope"]),
         .library(name: "BridgeJSON", targets: ["BridgeJSON"]),

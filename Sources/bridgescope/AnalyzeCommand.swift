@@ -8,8 +8,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         commandName: "analyze",
         abstract: "Analyze recorded sessions: pairing, latency, protocol and journey rules; text, JSON, HTML or JUnit reports.",
         discussion: """
-        Inputs are tap logs (.ndjson or .jsonl, one record per line) or directories holding \
-        them; several inputs give one report per session plus an aggregate. Exit status: 0 \
+        Inputs are session archives (.bsz, from `bridgescope record`), tap logs (.ndjson or \
+        .jsonl, one record per line) or directories holding them; several inputs give one report per session plus an aggregate. Exit status: 0 \
         when no finding reaches --fail-on, 1 when one does, 2 on usage or I/O errors. \
         How to read a report: docs/ANALYZER.md; the JSON schema: docs/REPORT.md.
         """
@@ -42,7 +42,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Colour in text output: auto (on a terminal), always or never.")
     var color: Colour = .auto
 
-    @Argument(help: "Tap logs (.ndjson, .jsonl) or directories.")
+    @Argument(help: "Session archives (.bsz), tap logs (.ndjson, .jsonl) or directories.")
     var inputs: [String]
 
     func validate() throws {
