@@ -17,25 +17,30 @@ public enum FuzzHarness {
     static let checker = target.checker()
 
     /// JSON parser: never traps on its own; parse → write → parse is stable; agrees with
-    /// JSONSerialization on acceptance except for the known differences.
+    /// JSONSerialization on acceptance except for the known differences. (The envelope
+    /// half of the round-trip oracle is `fuzz-envelope`'s job.)
     public static func jsonParser(_ data: UnsafeRawBufferPointer) {
         let bytes = Array(data)
-        for v in messageOracles.check(bytes) { fail(v, bytes) }
+        for v in messageOracles.jsonRoundTrip(bytes) { fail(v, bytes) }
+        if let v = JSONAgreement.check(bytes) { fail(v, bytes) }
     }
 
     /// Envelope decoder: both directions; offsets inside the message; an envelope exactly
-    /// when the decoder says so; decode → encode → decode stable.
+    /// when the decoder says so; decode → encode → decode stable. (The JSON half of the
+    /// round-trip oracle is `fuzz-json`'s job.)
     public static func envelopeDecoder(_ data: UnsafeRawBufferPointer) {
         let decoder = EnvelopeDecoder()
+        var webToHost: DecodeResult?
         for direction in [Direction.webToHost, .hostToWeb] {
             let r = decoder.decode(data, direction: direction)
             for f in r.findings where (f.offset ?? 0) < 0 || (f.offset ?? 0) > max(data.count, JSONLimits.default.maxInputBytes) {
                 fatalError("finding offset \(f.offset!) outside a \(data.count)-byte message: \(f)")
             }
             if r.isValid && r.envelope == nil { fatalError("isValid without an envelope") }
+            if direction == .webToHost { webToHost = r }
         }
         let bytes = Array(data)
-        for v in messageOracles.roundTrip(bytes) { fail(v, bytes) }
+        for v in messageOracles.envelopeRoundTrip(bytes, first: webToHost) { fail(v, bytes) }
     }
 
     /// Host routing: the input is a case file (one message per line, docs/FUZZING.md),

@@ -24,6 +24,12 @@ public struct MessageOracles: Sendable {
 
     /// ``Oracle/roundTrip``: parse → write → parse, and decode → encode → decode.
     public func roundTrip(_ message: [UInt8]) -> [Violation] {
+        jsonRoundTrip(message) + envelopeRoundTrip(message)
+    }
+
+    /// The JSON half of ``Oracle/roundTrip``: parse → write → parse gives the same value
+    /// and duplicate keys, and writing it again gives the same bytes.
+    public func jsonRoundTrip(_ message: [UInt8]) -> [Violation] {
         var out: [Violation] = []
         func fail(_ signature: String, _ text: String) {
             out.append(Violation(.roundTrip, signature: signature, text))
@@ -43,7 +49,19 @@ public struct MessageOracles: Sendable {
                 fail("json-writer-output-rejected \(error.code)", "the writer's output does not parse: \(error) — \(preview(written))")
             }
         }
-        let first = decoder.decode(message, direction: .webToHost)
+        return out
+    }
+
+    /// The envelope half of ``Oracle/roundTrip``: decode → encode → decode gives the same
+    /// envelope, a clean envelope stays clean, and `EnvelopeEncoder` writes what
+    /// `JSONWriter` writes. `first` is the message's web-to-host decoding when the caller
+    /// already has it.
+    public func envelopeRoundTrip(_ message: [UInt8], first known: DecodeResult? = nil) -> [Violation] {
+        var out: [Violation] = []
+        func fail(_ signature: String, _ text: String) {
+            out.append(Violation(.roundTrip, signature: signature, text))
+        }
+        let first = known ?? decoder.decode(message, direction: .webToHost)
         guard let envelope = first.envelope else { return out }
         let written = JSONWriter().bytes(envelope.jsonValue)
         let second = decoder.decode(written, direction: .webToHost)
