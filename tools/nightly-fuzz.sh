@@ -2,10 +2,9 @@
 # Nightly fuzzing (docs/FUZZING.md, "Nightly"). Usage: tools/nightly-fuzz.sh [SECONDS]
 #
 # 1. builds the CLI (release) and the libFuzzer targets in tools/fuzz
-#    (swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address:
-#    swiftc keeps only the LAST -sanitize= flag, and SwiftPM passes the two separately, so
-#    without the combined flag the Swift code gets ASan but no coverage and libFuzzer
-#    runs blind; step 3 checks the coverage is there);
+#    (BRIDGESCOPE_LIBFUZZER=1 swift build -c release: the variable makes Package.swift
+#    instrument only the code under test for libFuzzer and ASan, docs/FUZZING.md; a
+#    build without it would run blind, and step 3 checks the coverage is there);
 # 2. runs every libFuzzer target, then `bridgescope fuzz`, one job each, sharing the
 #    budget (default 600 s): fuzz-json 15 %, fuzz-envelope 15 %, fuzz-host 20 %,
 #    fuzz-websocket 10 %, fuzz-archive 10 %, bridgescope fuzz 30 %;
@@ -47,7 +46,7 @@ if [[ -z "${FUZZ_SKIP_BUILD:-}" ]]; then
     log "building the libFuzzer targets (fuzzer + address sanitizer)"
     # A dependency's new source files are only seen after the manifest is reloaded.
     touch tools/fuzz/Package.swift
-    (cd tools/fuzz && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address) \
+    (cd tools/fuzz && BRIDGESCOPE_LIBFUZZER=1 swift build -c release) \
         >"$WORK/logs/build-fuzz.log" 2>&1 \
         || { tail -20 "$WORK/logs/build-fuzz.log"; exit 2; }
 fi
@@ -105,7 +104,7 @@ run_libfuzzer() {  # name share-percent [max_len]
         failure="fuzz-$name did not fuzz (no executions in its log; see $flog)"
         failed_to_run=1
     elif [[ -z "$cov" || "$cov" == 0 ]]; then
-        failure="fuzz-$name ran without coverage feedback (no 'cov:' in its log; was it built with -Xswiftc -sanitize=fuzzer,address?)"
+        failure="fuzz-$name ran without coverage feedback (no 'cov:' in its log; was it built with BRIDGESCOPE_LIBFUZZER=1?)"
         failed_to_run=1
     fi
     # New crashes: minimize, then turn into regression files.

@@ -7,7 +7,7 @@ import PackageDescription
 
 let package = Package(
     name: "fuzz-bench",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "bridgescope", path: "../../.."),
     ],

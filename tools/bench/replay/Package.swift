@@ -6,7 +6,7 @@ import PackageDescription
 
 let package = Package(
     name: "replay-bench",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "bridgescope", path: "../../.."),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
