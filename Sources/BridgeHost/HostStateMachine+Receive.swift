@@ -89,12 +89,16 @@ extension HostStateMachine {
         guard limits.maxReceivedHistory > 0, size <= limits.maxReceivedHistoryBytes else { return }
         history.append((envelope, size))
         historyBytes += size
-        var drop = 0
-        while history.count - drop > limits.maxReceivedHistory || historyBytes > limits.maxReceivedHistoryBytes {
-            historyBytes -= history[drop].size
-            drop += 1
+        while history.count - historyHead > limits.maxReceivedHistory || historyBytes > limits.maxReceivedHistoryBytes {
+            historyBytes -= history[historyHead].size
+            history[historyHead].envelope = Self.droppedEnvelope  // release it now
+            historyHead += 1
         }
-        if drop > 0 { history.removeFirst(drop) }
+        // Compact once the dropped prefix is as long as the kept part: amortized O(1).
+        if historyHead > 0 && historyHead >= history.count - historyHead {
+            history.removeFirst(historyHead)
+            historyHead = 0
+        }
     }
 
     /// Routes a valid request (PROTOCOL.md §2–§3).
@@ -108,7 +112,7 @@ extension HostStateMachine {
             return
         }
         if action == .capabilityQuery {
-            sendResponse(to: request, .success(capabilityAnswer()), now: now, &out)
+            sendCapabilityAnswer(to: request, now: now, &out)
             return
         }
         let slot = SlotKind(action: action)
@@ -199,4 +203,9 @@ extension HostStateMachine {
         timers[id] = purpose
         return id
     }
+}
+
+extension HostStateMachine {
+    /// Stands in for a history entry that was dropped but not yet compacted away.
+    static let droppedEnvelope = Envelope.event(correlationId: "-", action: .hostReady, timestamp: 0)
 }

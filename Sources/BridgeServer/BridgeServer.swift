@@ -25,7 +25,20 @@ public final class BridgeServer: Sendable {
         var open: [ObjectIdentifier: Channel] = [:]
         var nextID = 1
         var shuttingDown = false
+        var shutDown = false
         var shutdownHooks: [@Sendable () -> Void] = []
+        var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// Returns once ``shutdown(grace:)`` has finished (at once if it already has).
+    public func waitUntilShutDown() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let done = state.withLockedValue { s -> Bool in
+                if !s.shutDown { s.shutdownWaiters.append(c) }
+                return s.shutDown
+            }
+            if done { c.resume() }
+        }
     }
 
     /// Runs `hook` when ``shutdown(grace:)`` starts.
@@ -124,13 +137,13 @@ public final class BridgeServer: Sendable {
     }
 
     /// Stops accepting, closes every WebSocket with 1001, waits up to `grace` seconds
-    /// for them to close, then stops the event loops.
+    /// for them to close, then stops the event loops. A second call waits for the first.
     public func shutdown(grace: Double = 2) async {
-        let (server, open, hooks) = state.withLockedValue { s -> (Channel?, [Channel], [@Sendable () -> Void]) in
-            s.shuttingDown = true
-            defer { s.shutdownHooks = [] }
-            return (s.serverChannel, Array(s.open.values), s.shutdownHooks)
+        let (first, server, open, hooks) = state.withLockedValue { s -> (Bool, Channel?, [Channel], [@Sendable () -> Void]) in
+            defer { s.shuttingDown = true; s.shutdownHooks = [] }
+            return (!s.shuttingDown, s.serverChannel, Array(s.open.values), s.shutdownHooks)
         }
+        guard first else { return await waitUntilShutDown() }
         for hook in hooks { hook() }
         try? await server?.close()
         for ch in open {
@@ -142,5 +155,11 @@ public final class BridgeServer: Sendable {
         }
         for ch in state.withLockedValue({ Array($0.open.values) }) { try? await ch.close() }
         try? await group.shutdownGracefully()
+        let waiters = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
+            s.shutDown = true
+            defer { s.shutdownWaiters = [] }
+            return s.shutdownWaiters
+        }
+        for w in waiters { w.resume() }
     }
 }
