@@ -89,7 +89,9 @@ extension HostStateMachine {
                                          data: cache.answer, timestamp: now)
         assert(encodeClean(envelope) == bytes, "the cached capability answer differs from the encoder's")
         out.append(.send(OutboundMessage(envelope: envelope, bytes: bytes)))
-        out.append(.log(HostLogEntry(.debug, "sent", "success capability.query", correlationId: id)))
+        if emitsDebugLog {
+            out.append(.log(HostLogEntry(.debug, "sent", "success capability.query", correlationId: id)))
+        }
     }
 
     /// Encodes the answer once with a placeholder id and `now`, and cuts it around them.

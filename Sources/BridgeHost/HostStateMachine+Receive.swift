@@ -36,8 +36,10 @@ extension HostStateMachine {
             return out
         }
         remember(envelope, size: bytes.count)
-        out.append(.log(HostLogEntry(.debug, "received", "\(envelope.type) \(envelope.payload.action)",
-                                     correlationId: envelope.correlationId, findings: result.findings)))
+        if emitsDebugLog {
+            out.append(.log(HostLogEntry(.debug, "received", "\(envelope.type) \(envelope.payload.action)",
+                                         correlationId: envelope.correlationId, findings: result.findings)))
+        }
         if !result.findings.isEmpty {
             out.append(.log(HostLogEntry(.notice, "received-with-findings",
                                          "\(envelope.type) \(envelope.payload.action) is routed despite minor findings",
@@ -181,7 +183,9 @@ extension HostStateMachine {
 
     mutating func startHandler(_ handler: HandlerKind, index: Int, token: RequestToken, request: Envelope, route: Route,
                                now: Int64, _ out: inout [HostAction]) {
-        out.append(.log(HostLogEntry(.debug, "routed", "\(request.payload.action) → \(route)", correlationId: token.correlationId)))
+        if emitsDebugLog {
+            out.append(.log(HostLogEntry(.debug, "routed", "\(request.payload.action) → \(route)", correlationId: token.correlationId)))
+        }
         switch handler {
         case .external:
             out.append(.startHandler(HandlerStart(token: token, request: request, route: route)))

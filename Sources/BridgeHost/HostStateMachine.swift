@@ -111,6 +111,10 @@ public struct HostStateMachine: Sendable {
     var nextTimer: UInt64 = 0
     var eventIDs: EventIDGenerator
     var started = false
+    /// Whether the machine returns `debug` log entries (`received`, `routed`, `sent`; on
+    /// by default). A driver whose logger drops debug entries turns this off so the
+    /// machine does not build them for every message.
+    public var emitsDebugLog = true
     let decoder: EnvelopeDecoder
     let encoder = EnvelopeEncoder()
 

@@ -1,4 +1,5 @@
 import BridgeWebSocket
+import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -51,7 +52,28 @@ public final class BridgeServer: Sendable {
         self.configuration = configuration
         self.factory = factory
         self.logger = logger
-        self.group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
+    }
+
+    /// One event loop per CPU the process may run on: `System.coreCount` (cgroup quota
+    /// aware), capped by the scheduler affinity mask (`taskset`), so a server pinned to one
+    /// core runs one loop instead of several threads time-sharing that core.
+    static var eventLoopThreads: Int {
+        var count = System.coreCount
+        if let allowed = Self.allowedCPUs(), allowed > 0 { count = min(count, allowed) }
+        return max(1, count)
+    }
+
+    /// CPUs in the affinity mask (`Cpus_allowed` of `/proc/self/status`); nil where unknown.
+    static func allowedCPUs() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return nil }
+        var bits = 0
+        for c in line.dropFirst("Cpus_allowed:".count) {
+            guard let v = c.hexDigitValue else { continue }
+            bits += v.nonzeroBitCount
+        }
+        return bits
     }
 
     /// The number of open WebSocket connections.

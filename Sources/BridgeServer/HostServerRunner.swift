@@ -83,12 +83,23 @@ public final class HostServerRunner: Sendable {
             }
             var hostLogger = logger
             hostLogger[metadataKey: "conn"] = "\(info.id)"
-            let machine = scenario.makeMachine(eventIDSeed: seed.map { $0 &+ n } ?? .random(in: .min ... .max))
+            var machine = scenario.makeMachine(eventIDSeed: seed.map { $0 &+ n } ?? .random(in: .min ... .max),
+                                               limits: Self.hostLimits)
+            machine.emitsDebugLog = hostLogger.logLevel <= .debug
             return HostConnection(info: info, machine: machine, logger: hostLogger, observer: transcriptObserver,
                                   onJourneyEnd: onJourneyEnd)
         }
         serverBox.withLockedValue { $0 = server }
     }
+
+    /// The hosts' limits: the defaults, except that no history of received envelopes is
+    /// kept (``HostStateMachine/receivedMessages`` is for in-process hosts; nothing reads
+    /// it behind the server, and keeping it costs a copy of every envelope).
+    static let hostLimits: HostLimits = {
+        var limits = HostLimits.default
+        limits.maxReceivedHistory = 0
+        return limits
+    }()
 
     /// Binds, reports where it listens, serves until shutdown, and returns the journey
     /// outcome seen first (nil when none).

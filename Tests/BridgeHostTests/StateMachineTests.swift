@@ -285,6 +285,28 @@ struct StateMachineTests {
         #expect(sim.log.contains { $0.event == "encoder-refused" })
     }
 
+    /// Turning debug entries off changes the log only, never what is sent.
+    @Test func debugLogCanBeTurnedOffWithoutChangingTheWire() {
+        func run(debug: Bool) -> (sent: [[UInt8]], log: [HostLogEntry]) {
+            var m = Scenario.default.makeMachine(eventIDSeed: 9)
+            m.emitsDebugLog = debug
+            var sim = HostSimulator(machine: m)
+            sim.keepsDebugLog = true
+            sim.start()
+            sim.receive(Web.request("q1", .capabilityQuery))
+            sim.receive(Web.request("d1", .documentCapture))
+            sim.receive("{not json")
+            sim.runUntilIdle()
+            return (sim.takeSent().map(\.bytes), sim.log)
+        }
+        let on = run(debug: true), off = run(debug: false)
+        #expect(on.sent == off.sent)
+        #expect(on.sent.count == 3)
+        #expect(on.log.contains { $0.level == .debug })
+        #expect(!off.log.contains { $0.level == .debug })
+        #expect(on.log.filter { $0.level > .debug } == off.log.filter { $0.level > .debug })
+    }
+
     @Test func receivedHistoryIsBounded() {
         var sim = startedSimulator()
         for i in 0..<500 { sim.receive(Web.event("e\(i)", .journeyProgress)) }

@@ -60,15 +60,4 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%s\n' "${results[@]}" | python3 -c '
-import json, statistics, sys
-runs = {"host": {}, "echo": {}}
-for line in sys.stdin:
-    r, which, js = line.split(" ", 2)
-    runs[which][int(r)] = json.loads(js)
-def med(which, key): return statistics.median(v[key] for v in runs[which].values())
-ratios = [runs["host"][r]["roundTripsPerSecond"] / max(1, runs["echo"][r]["roundTripsPerSecond"]) for r in sorted(runs["host"])]
-print(f"reference host: median {med(\"host\", \"roundTripsPerSecond\"):.0f} rt/s, p50 {med(\"host\", \"p50ms\"):.3f} ms, p99 {med(\"host\", \"p99ms\"):.3f} ms")
-print(f"python echo:    median {med(\"echo\", \"roundTripsPerSecond\"):.0f} rt/s, p50 {med(\"echo\", \"p50ms\"):.3f} ms, p99 {med(\"echo\", \"p99ms\"):.3f} ms")
-print(f"ratio (host / echo round trips per second): median {statistics.median(ratios):.2f}x, per round " + ", ".join(f"{x:.2f}x" for x in ratios))
-'
+printf '%s\n' "${results[@]}" | python3 tools/bench/server/summary.py
