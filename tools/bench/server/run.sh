@@ -11,6 +11,9 @@
 #   CPU 0 and the load generator on CPU 1: both servers get exactly one core (the Python
 #   server is single-threaded; the host's event loops share that one core), and neither
 #   competes with the load generator.
+# - Each run also reports the CPU time the server used while under load (utime+stime from
+#   /proc), so the summary gives server CPU microseconds per round trip: a figure that a
+#   busy shared machine disturbs much less than round trips per second.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 clients=16; seconds=5; pipeline=1; rounds=3; pin=1
@@ -31,6 +34,8 @@ server_cpu=(); load_cpu=()
 if ((pin)) && command -v taskset >/dev/null && (($(nproc) >= 2)); then
     server_cpu=(taskset -c 0); load_cpu=(taskset -c 1)
 fi
+ticks=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 1 100); do python3 -c "import socket; socket.create_connection(('127.0.0.1',$1),1)" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
@@ -44,12 +49,15 @@ run_one() {
         "${server_cpu[@]}" python3 tools/bench/server/echo_server.py "$p" >/dev/null 2>&1 & pid=$!
     fi
     wait_port "$p"
+    local t0 t1
+    t0=$(cpu_ticks "$pid")
     out=$("${load_cpu[@]}" "$LOAD" "ws://127.0.0.1:$p/bridge" --clients "$clients" --seconds "$seconds" --pipeline "$pipeline")
+    t1=$(cpu_ticks "$pid")
     kill "$pid"; wait "$pid" 2>/dev/null || true
-    echo "$out"
+    echo "${out%\}},\"serverCpuMs\":$(( (t1 - t0) * 1000 / ticks ))}"
 }
 
-echo "clients=$clients pipeline=$pipeline seconds=$seconds rounds=$rounds pinned=$([[ ${#server_cpu[@]} -gt 0 ]] && echo yes || echo no) load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "clients=$clients pipeline=$pipeline seconds=$seconds rounds=$rounds pinned=$( ((pin)) && command -v taskset >/dev/null && echo yes || echo no) load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 results=()
 for ((r = 1; r <= rounds; r++)); do
     if ((r % 2)); then order=(host echo); else order=(echo host); fi

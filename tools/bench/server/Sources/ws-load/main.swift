@@ -80,7 +80,9 @@ final class LoadClient: ChannelInboundHandler, @unchecked Sendable {  // confine
     var done = false
     let prefix: [UInt8]
     let suffix = Array(#"","type":"request","timestamp":1700000000000,"payload":{"action":"capability.query"}}"#.utf8)
-    let mask: (UInt8, UInt8, UInt8, UInt8)
+    let mask: UInt32
+    let maskKey: [UInt8]
+    var closeRequested = false
 
     init(index: Int, options: Options, clock: Clock, opened: EventLoopPromise<Void>, finished: EventLoopPromise<[UInt64]>) {
         self.index = index
@@ -89,7 +91,8 @@ final class LoadClient: ChannelInboundHandler, @unchecked Sendable {  // confine
         self.opened = opened
         self.finished = finished
         prefix = Array(#"{"version":"1.0","correlationId":"c\#(index)-"#.utf8)
-        mask = (UInt8(truncatingIfNeeded: index &* 37 &+ 11), 0x5A, 0xC3, UInt8(truncatingIfNeeded: index))
+        mask = UInt32(truncatingIfNeeded: index &* 2_654_435_761) | 0x0101_0101
+        maskKey = withUnsafeBytes(of: mask.bigEndian) { Array($0) }
         latencies.reserveCapacity(1 << 16)
     }
 
@@ -109,27 +112,36 @@ final class LoadClient: ChannelInboundHandler, @unchecked Sendable {  // confine
 
     func sendRequest(context: ChannelHandlerContext) {
         next += 1
-        var payload = prefix
-        payload += String(next).utf8
-        payload += suffix
-        var frame = context.channel.allocator.buffer(capacity: payload.count + 8)
+        // Decimal digits of the request number.
+        var digits: (UInt64, Int) = (0, 0)  // reversed digits packed in a UInt64, count
+        var n = next
+        repeat {
+            digits.0 = digits.0 << 8 | (n % 10 + 0x30)
+            digits.1 += 1
+            n /= 10
+        } while n > 0
+        let length = prefix.count + digits.1 + suffix.count
+        var frame = context.channel.allocator.buffer(capacity: length + 8)
         frame.writeInteger(UInt8(0x81))
-        if payload.count < 126 {
-            frame.writeInteger(UInt8(0x80 | payload.count))
+        if length < 126 {
+            frame.writeInteger(UInt8(0x80 | length))
         } else {
             frame.writeInteger(UInt8(0x80 | 126))
-            frame.writeInteger(UInt16(payload.count))
+            frame.writeInteger(UInt16(length))
         }
-        frame.writeBytes([mask.0, mask.1, mask.2, mask.3])
-        for i in payload.indices {
-            switch i & 3 {
-            case 0: payload[i] ^= mask.0
-            case 1: payload[i] ^= mask.1
-            case 2: payload[i] ^= mask.2
-            default: payload[i] ^= mask.3
-            }
+        frame.writeInteger(mask)
+        let start = frame.writerIndex
+        frame.writeBytes(prefix)
+        for _ in 0..<digits.1 {
+            frame.writeInteger(UInt8(truncatingIfNeeded: digits.0))
+            digits.0 >>= 8
         }
-        frame.writeBytes(payload)
+        frame.writeBytes(suffix)
+        let offset = start - frame.readerIndex
+        let key = maskKey
+        frame.withUnsafeMutableReadableBytes { raw in
+            for i in 0..<length { raw[offset + i] ^= key[i & 3] }
+        }
         inFlight[next] = nowNanoseconds()
         context.write(wrapOutboundOut(frame), promise: nil)
         needsFlush = true
@@ -148,9 +160,46 @@ final class LoadClient: ChannelInboundHandler, @unchecked Sendable {  // confine
             upgraded = true
             opened.succeed(())
         }
-        while let payload = nextFrame(context: context) {
-            handle(payload, context: context)
+        // Complete server frames (unmasked): text frames carry answers; the rest is skipped.
+        var answers: [UInt64] = []
+        let consumed = buffer.withUnsafeReadableBytes { raw -> Int in
+            var at = 0
+            while raw.count - at >= 2 {
+                let b0 = raw[at], b1 = raw[at + 1]
+                var length = Int(b1 & 0x7F)
+                var header = 2
+                if length == 126 {
+                    guard raw.count - at >= 4 else { break }
+                    length = Int(raw[at + 2]) << 8 | Int(raw[at + 3])
+                    header = 4
+                } else if length == 127 {
+                    guard raw.count - at >= 10 else { break }
+                    length = 0
+                    for i in 2..<10 { length = length << 8 | Int(raw[at + i]) }
+                    header = 10
+                }
+                guard raw.count - at >= header + length else { break }
+                let payload = at + header
+                at = payload + length
+                if b0 & 0x0F == 0x8 { closeRequested = true; break }
+                guard b0 & 0x0F == 0x1, length > prefix.count else { continue }
+                // Our answers (and echoes) start with {"version":"1.0","correlationId":"c<index>-<n>".
+                var same = true
+                for i in 0..<prefix.count where raw[payload + i] != prefix[i] { same = false; break }
+                guard same else { continue }
+                var n: UInt64 = 0
+                var i = payload + prefix.count
+                while i < at, raw[i] >= 0x30, raw[i] <= 0x39 {
+                    n = n * 10 + UInt64(raw[i] - 0x30)
+                    i += 1
+                }
+                answers.append(n)
+            }
+            return at
         }
+        buffer.moveReaderIndex(forwardBy: consumed)
+        for n in answers { handle(n, context: context) }
+        if closeRequested { context.close(promise: nil) }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -161,47 +210,7 @@ final class LoadClient: ChannelInboundHandler, @unchecked Sendable {  // confine
         }
     }
 
-    /// The next complete server frame's payload (control frames are answered or skipped).
-    func nextFrame(context: ChannelHandlerContext) -> ByteBufferView? {
-        while true {
-            guard buffer.readableBytes >= 2, let b0 = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
-                  let b1 = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self) else { return nil }
-            var length = Int(b1 & 0x7F)
-            var header = 2
-            if length == 126 {
-                guard let l = buffer.getInteger(at: buffer.readerIndex + 2, as: UInt16.self) else { return nil }
-                length = Int(l)
-                header = 4
-            } else if length == 127 {
-                guard let l = buffer.getInteger(at: buffer.readerIndex + 2, as: UInt64.self) else { return nil }
-                length = Int(l)
-                header = 10
-            }
-            guard buffer.readableBytes >= header + length else { return nil }
-            buffer.moveReaderIndex(forwardBy: header)
-            let view = buffer.readableBytesView.prefix(length)
-            buffer.moveReaderIndex(forwardBy: length)
-            switch b0 & 0x0F {
-            case 0x1: return view
-            case 0x8: context.close(promise: nil); return nil
-            default: continue  // ping (the servers under test do not ping within a run), pong, binary
-            }
-        }
-    }
-
-    func handle(_ payload: ByteBufferView, context: ChannelHandlerContext) {
-        // "correlationId":"c<index>-<n>" sits in the first bytes of every answer and echo.
-        let marker = Array(#""correlationId":"c"#.utf8)
-        let head = payload.prefix(96)
-        guard let r = head.firstRange(of: marker) else { return }
-        var i = r.upperBound
-        while i < head.endIndex, head[i] != UInt8(ascii: "-") { i = head.index(after: i) }
-        i = head.index(after: i)
-        var n: UInt64 = 0
-        while i < head.endIndex, head[i] >= 0x30, head[i] <= 0x39 {
-            n = n * 10 + UInt64(head[i] - 0x30)
-            i = head.index(after: i)
-        }
+    func handle(_ n: UInt64, context: ChannelHandlerContext) {
         guard let t0 = inFlight.removeValue(forKey: n) else { return }
         let t = nowNanoseconds()
         latencies.append(t - t0)
