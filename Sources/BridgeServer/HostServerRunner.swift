@@ -104,9 +104,13 @@ public final class HostServerRunner: Sendable {
     /// Binds, reports where it listens, serves until shutdown, and returns the journey
     /// outcome seen first (nil when none).
     public func run(onListening: @Sendable (Listening) -> Void) async throws -> JourneyOutcome? {
-        // Draw the stub pictures before accepting: never on an event loop.
-        Scenario.prepareStubCaptures()
+        // Draw and encode the stub pictures on a thread of their own while the server binds
+        // (tens of milliseconds in release builds), and announce the server once they are
+        // ready. A connection that arrives before that waits for them once, at startup; no
+        // capture is ever drawn on an event loop after that.
+        let stubs = Task.detached(priority: .userInitiated) { Scenario.prepareStubCaptures() }
         let port = try await server.start()
+        await stubs.value
         let host = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host
         let routes = StaticRoutes(journeysDirectory: options.server.journeysDirectory)
         onListening(Listening(webSocketURL: "ws://\(host):\(port)/bridge",
