@@ -207,17 +207,9 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         }
         messagesOut += 1
         bytesOut += message.count
-        // Room in front of the payload for the frame header, so the encoder writes it in
-        // place: one buffer, one allocation, one iovec per frame.
-        var buffer = context.channel.allocator.buffer(capacity: Self.headerRoom + payload.count)
-        buffer.moveWriterIndex(forwardBy: Self.headerRoom)
-        buffer.moveReaderIndex(forwardBy: Self.headerRoom)
-        buffer.writeBytes(payload)
-        write(WebSocketFrame(fin: true, rsv1: compressed, opcode: .text, data: buffer), context: context)
+        let frame = WebSocketFrame(fin: true, rsv1: compressed, opcode: .text, data: context.channel.allocator.buffer(bytes: payload))
+        write(frame, context: context)
     }
-
-    /// Largest header of an unmasked frame: 2 bytes, plus 8 for a 64-bit length.
-    static let headerRoom = 10
 
     private func write(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
         // Bytes NIO holds that the kernel has not taken yet: a peer that stops reading makes
