@@ -129,7 +129,9 @@ extension HostStateMachine {
         var out: [HostAction] = []
         if let bytes = encodeClean(envelope) {
             out.append(.send(OutboundMessage(envelope: envelope, bytes: bytes)))
-            out.append(.log(HostLogEntry(.debug, "sent", "event \(action)", correlationId: envelope.correlationId)))
+            if emitsDebugLog {
+                out.append(.log(HostLogEntry(.debug, "sent", "event \(action)", correlationId: envelope.correlationId)))
+            }
             return (envelope, out)
         }
         let findings = encodingFindings(envelope)
@@ -158,7 +160,9 @@ extension HostStateMachine {
                                          data: response.data, error: response.error, timestamp: now)
         if let bytes = encodeClean(envelope) {
             out.append(.send(OutboundMessage(envelope: envelope, bytes: bytes)))
-            out.append(.log(HostLogEntry(.debug, "sent", "\(response.status) \(action)", correlationId: correlationId)))
+            if emitsDebugLog {
+                out.append(.log(HostLogEntry(.debug, "sent", "\(response.status) \(action)", correlationId: correlationId)))
+            }
             return
         }
         out.append(.log(HostLogEntry(.error, "encoder-refused",

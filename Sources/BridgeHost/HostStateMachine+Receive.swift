@@ -36,8 +36,10 @@ extension HostStateMachine {
             return out
         }
         remember(envelope, size: bytes.count)
-        out.append(.log(HostLogEntry(.debug, "received", "\(envelope.type) \(envelope.payload.action)",
-                                     correlationId: envelope.correlationId, findings: result.findings)))
+        if emitsDebugLog {
+            out.append(.log(HostLogEntry(.debug, "received", "\(envelope.type) \(envelope.payload.action)",
+                                         correlationId: envelope.correlationId, findings: result.findings)))
+        }
         if !result.findings.isEmpty {
             out.append(.log(HostLogEntry(.notice, "received-with-findings",
                                          "\(envelope.type) \(envelope.payload.action) is routed despite minor findings",
@@ -89,12 +91,16 @@ extension HostStateMachine {
         guard limits.maxReceivedHistory > 0, size <= limits.maxReceivedHistoryBytes else { return }
         history.append((envelope, size))
         historyBytes += size
-        var drop = 0
-        while history.count - drop > limits.maxReceivedHistory || historyBytes > limits.maxReceivedHistoryBytes {
-            historyBytes -= history[drop].size
-            drop += 1
+        while history.count - historyHead > limits.maxReceivedHistory || historyBytes > limits.maxReceivedHistoryBytes {
+            historyBytes -= history[historyHead].size
+            history[historyHead].envelope = Self.droppedEnvelope  // release it now
+            historyHead += 1
         }
-        if drop > 0 { history.removeFirst(drop) }
+        // Compact once the dropped prefix is as long as the kept part: amortized O(1).
+        if historyHead > 0 && historyHead >= history.count - historyHead {
+            history.removeFirst(historyHead)
+            historyHead = 0
+        }
     }
 
     /// Routes a valid request (PROTOCOL.md §2–§3).
@@ -108,7 +114,7 @@ extension HostStateMachine {
             return
         }
         if action == .capabilityQuery {
-            sendResponse(to: request, .success(capabilityAnswer()), now: now, &out)
+            sendCapabilityAnswer(to: request, now: now, &out)
             return
         }
         let slot = SlotKind(action: action)
@@ -177,7 +183,9 @@ extension HostStateMachine {
 
     mutating func startHandler(_ handler: HandlerKind, index: Int, token: RequestToken, request: Envelope, route: Route,
                                now: Int64, _ out: inout [HostAction]) {
-        out.append(.log(HostLogEntry(.debug, "routed", "\(request.payload.action) → \(route)", correlationId: token.correlationId)))
+        if emitsDebugLog {
+            out.append(.log(HostLogEntry(.debug, "routed", "\(request.payload.action) → \(route)", correlationId: token.correlationId)))
+        }
         switch handler {
         case .external:
             out.append(.startHandler(HandlerStart(token: token, request: request, route: route)))
@@ -199,4 +207,9 @@ extension HostStateMachine {
         timers[id] = purpose
         return id
     }
+}
+
+extension HostStateMachine {
+    /// Stands in for a history entry that was dropped but not yet compacted away.
+    static let droppedEnvelope = Envelope.event(correlationId: "-", action: .hostReady, timestamp: 0)
 }

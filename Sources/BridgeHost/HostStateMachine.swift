@@ -100,12 +100,21 @@ public struct HostStateMachine: Sendable {
     var pending: [String: Pending] = [:]
     var timers: [TimerID: TimerPurpose] = [:]
     var history: [(envelope: Envelope, size: Int)] = []
+    /// Index of the oldest entry of ``history`` still kept (entries before it are dropped
+    /// in bulk, so remembering a message is O(1) amortized).
+    var historyHead = 0
     var historyBytes = 0
+    /// The encoded `capability.query` answer; nil after any configuration change.
+    var capabilityCache: CapabilityAnswerCache?
     var pendingBytes = 0
     var nextSerial: UInt64 = 0
     var nextTimer: UInt64 = 0
     var eventIDs: EventIDGenerator
     var started = false
+    /// Whether the machine returns `debug` log entries (`received`, `routed`, `sent`; on
+    /// by default). A driver whose logger drops debug entries turns this off so the
+    /// machine does not build them for every message.
+    public var emitsDebugLog = true
     let decoder: EnvelopeDecoder
     let encoder = EnvelopeEncoder()
 
@@ -124,26 +133,31 @@ extension HostStateMachine {
     /// Sets or clears a slot's handler (handler-as-declaration, seed 002). Clearing it does
     /// not cancel a capture in progress.
     public mutating func setSlotHandler(_ slot: SlotKind, _ handler: HandlerKind?) {
+        capabilityCache = nil
         slots[slot]!.handler = handler
     }
 
     /// Enables or disables a slot without removing its handler.
     public mutating func setSlotEnabled(_ slot: SlotKind, _ enabled: Bool) {
+        capabilityCache = nil
         slots[slot]!.isEnabled = enabled
     }
 
     /// Sets the permission state reported for a slot (nil: not reported).
     public mutating func setSlotPermission(_ slot: SlotKind, _ state: PermissionState?) {
+        capabilityCache = nil
         slots[slot]!.permissionState = state
     }
 
     /// Sets the version reported for a slot (default `1.0`).
     public mutating func setSlotVersion(_ slot: SlotKind, _ version: String) {
+        capabilityCache = nil
         slots[slot]!.version = version
     }
 
     /// Registers (or replaces) a custom capability; its action is its id.
     public mutating func registerCustomCapability(_ id: String, version: String, handler: HandlerKind) {
+        capabilityCache = nil
         if let i = customCapabilities.firstIndex(where: { $0.id == id }) {
             customCapabilities[i] = CustomCapability(id: id, version: version, handler: handler)
         } else {
@@ -153,6 +167,7 @@ extension HostStateMachine {
 
     /// Removes a custom capability (requests in progress still complete).
     public mutating func unregisterCustomCapability(_ id: String) {
+        capabilityCache = nil
         customCapabilities.removeAll { $0.id == id }
     }
 
@@ -228,6 +243,6 @@ extension HostStateMachine {
 
     /// The last ``HostLimits/maxReceivedHistory`` valid envelopes received, oldest first.
     public var receivedMessages: [Envelope] {
-        history.map(\.envelope)
+        history[historyHead...].map(\.envelope)
     }
 }

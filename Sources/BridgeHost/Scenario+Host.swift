@@ -30,21 +30,19 @@ extension Scenario {
     }
 
     func behaviour(_ kind: SlotKind, _ s: Slot) -> ScriptedBehaviour {
-        let success: CaptureResult
+        // The stub pictures are drawn and encoded once per process (StubCaptures).
+        let success: BridgeResponse
         var bySide: [String: JSONObject] = [:]
         switch kind {
         case .document:
-            let camera = StubDocumentCamera()
-            success = .document(camera.capture(side: "front"))
-            for side in ["front", "back", "single"] {
-                bySide[side] = CaptureResult.document(camera.capture(side: side)).response(for: .document).data
-            }
+            success = StubCaptures.documentSuccess
+            bySide = StubCaptures.documentDataBySide
         case .selfie:
-            success = .selfie(StubSelfieCamera(blobStyle: selfieBlobs).capture())
+            success = StubCaptures.selfieSuccess[selfieBlobs]!
         }
         let responses = s.outcomes.map { outcome -> BridgeResponse in
             switch outcome {
-            case .success: return success.response(for: kind)
+            case .success: return success
             case .cancelled: return .cancelled(reason: s.cancelReason)
             case .denied: return .failure(.cameraDenied, "Camera permission was denied", recoverable: true)
             case .failed:

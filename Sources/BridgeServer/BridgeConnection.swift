@@ -1,17 +1,24 @@
 import BridgeWebSocket
+import NIOCore
 
 /// Where a connection's outgoing traffic goes: handed to a ``BridgeConnection`` when
-/// the WebSocket opens. Safe to call from any thread or task.
+/// the WebSocket opens. Safe to call from any thread or task; called on the connection's
+/// event loop, it writes at once (no hop), otherwise it hops onto the loop.
 public struct BridgeOutbound: Sendable {
     /// Sends one text message (one envelope).
     public let send: @Sendable ([UInt8]) -> Void
     /// Closes the connection with a code and reason.
     public let close: @Sendable (CloseCode, String) -> Void
+    /// The connection's event loop (nil for sinks not backed by a channel, e.g. in tests):
+    /// connections that run on it schedule their timers here.
+    public let eventLoop: (any EventLoop)?
 
     /// Creates an outbound sink.
-    public init(send: @escaping @Sendable ([UInt8]) -> Void, close: @escaping @Sendable (CloseCode, String) -> Void) {
+    public init(send: @escaping @Sendable ([UInt8]) -> Void, close: @escaping @Sendable (CloseCode, String) -> Void,
+                eventLoop: (any EventLoop)? = nil) {
         self.send = send
         self.close = close
+        self.eventLoop = eventLoop
     }
 }
 

@@ -1,4 +1,5 @@
 import BridgeWebSocket
+import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -25,7 +26,20 @@ public final class BridgeServer: Sendable {
         var open: [ObjectIdentifier: Channel] = [:]
         var nextID = 1
         var shuttingDown = false
+        var shutDown = false
         var shutdownHooks: [@Sendable () -> Void] = []
+        var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// Returns once ``shutdown(grace:)`` has finished (at once if it already has).
+    public func waitUntilShutDown() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let done = state.withLockedValue { s -> Bool in
+                if !s.shutDown { s.shutdownWaiters.append(c) }
+                return s.shutDown
+            }
+            if done { c.resume() }
+        }
     }
 
     /// Runs `hook` when ``shutdown(grace:)`` starts.
@@ -38,7 +52,28 @@ public final class BridgeServer: Sendable {
         self.configuration = configuration
         self.factory = factory
         self.logger = logger
-        self.group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
+    }
+
+    /// One event loop per CPU the process may run on: `System.coreCount` (cgroup quota
+    /// aware), capped by the scheduler affinity mask (`taskset`), so a server pinned to one
+    /// core runs one loop instead of several threads time-sharing that core.
+    static var eventLoopThreads: Int {
+        var count = System.coreCount
+        if let allowed = Self.allowedCPUs(), allowed > 0 { count = min(count, allowed) }
+        return max(1, count)
+    }
+
+    /// CPUs in the affinity mask (`Cpus_allowed` of `/proc/self/status`); nil where unknown.
+    static func allowedCPUs() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return nil }
+        var bits = 0
+        for c in line.dropFirst("Cpus_allowed:".count) {
+            guard let v = c.hexDigitValue else { continue }
+            bits += v.nonzeroBitCount
+        }
+        return bits
     }
 
     /// The number of open WebSocket connections.
@@ -124,13 +159,13 @@ public final class BridgeServer: Sendable {
     }
 
     /// Stops accepting, closes every WebSocket with 1001, waits up to `grace` seconds
-    /// for them to close, then stops the event loops.
+    /// for them to close, then stops the event loops. A second call waits for the first.
     public func shutdown(grace: Double = 2) async {
-        let (server, open, hooks) = state.withLockedValue { s -> (Channel?, [Channel], [@Sendable () -> Void]) in
-            s.shuttingDown = true
-            defer { s.shutdownHooks = [] }
-            return (s.serverChannel, Array(s.open.values), s.shutdownHooks)
+        let (first, server, open, hooks) = state.withLockedValue { s -> (Bool, Channel?, [Channel], [@Sendable () -> Void]) in
+            defer { s.shuttingDown = true; s.shutdownHooks = [] }
+            return (!s.shuttingDown, s.serverChannel, Array(s.open.values), s.shutdownHooks)
         }
+        guard first else { return await waitUntilShutDown() }
         for hook in hooks { hook() }
         try? await server?.close()
         for ch in open {
@@ -142,5 +177,11 @@ public final class BridgeServer: Sendable {
         }
         for ch in state.withLockedValue({ Array($0.open.values) }) { try? await ch.close() }
         try? await group.shutdownGracefully()
+        let waiters = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
+            s.shutDown = true
+            defer { s.shutdownWaiters = [] }
+            return s.shutdownWaiters
+        }
+        for w in waiters { w.resume() }
     }
 }

@@ -3,9 +3,10 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 
-/// Runs the reference host behind the WebSocket server: one ``BridgeHost`` per
-/// connection, each scripted by the same scenario, until ``shutdown()`` (or, with
-/// `exitOnJourneyEnd`, until a journey reports `journey.complete` / `journey.error`).
+/// Runs the reference host behind the WebSocket server: one scripted host per connection
+/// (a ``HostStateMachine`` made from the scenario, driven on the connection's event loop by
+/// ``HostConnection``), until ``shutdown()`` (or, with `exitOnJourneyEnd`, until a journey
+/// reports `journey.complete` / `journey.error`).
 public final class HostServerRunner: Sendable {
     /// What to run.
     public struct Options: Sendable {
@@ -42,7 +43,6 @@ public final class HostServerRunner: Sendable {
     private let options: Options
     private let logger: Logger
     private let server: BridgeServer
-    private let sessions: AsyncStream<HostSession>
     private let outcome = NIOLockedValueBox<JourneyOutcome?>(nil)
     private let transcript: TranscriptWriter?
 
@@ -55,9 +55,14 @@ public final class HostServerRunner: Sendable {
         let outcome = self.outcome
         let exitOnEnd = options.exitOnJourneyEnd
         let serverBox = NIOLockedValueBox<BridgeServer?>(nil)
-        let observer: HostSession.Observer = { info, direction, message in
-            transcript?.write(connection: info.id, direction: direction, message: message)
-            guard direction == .webToHost, let end = JourneyOutcome.detect(message) else { return }
+        var observer: HostConnection.Observer?
+        if let transcript {
+            observer = { info, direction, message in
+                transcript.write(connection: info.id, direction: direction, message: message)
+            }
+        }
+        let transcriptObserver = observer
+        let onJourneyEnd: HostConnection.JourneyEndHandler = { info, end in
             logger.notice("\(end)", metadata: ["conn": "\(info.id)"])
             let first = outcome.withLockedValue { o -> Bool in
                 defer { if o == nil { o = end } }
@@ -67,39 +72,56 @@ public final class HostServerRunner: Sendable {
                 Task { await server.shutdown() }
             }
         }
-        (server, sessions) = BridgeServer.hostSessions(configuration: options.server, logger: logger, observer: observer)
+        let scenario = options.scenario
+        let seed = options.seed
+        let count = NIOLockedValueBox<UInt64>(0)
+        // One host per connection, made and run on the connection's event loop.
+        server = BridgeServer(configuration: options.server, logger: logger) { info in
+            let n = count.withLockedValue { n -> UInt64 in
+                n += 1
+                return n
+            }
+            var hostLogger = logger
+            hostLogger[metadataKey: "conn"] = "\(info.id)"
+            var machine = scenario.makeMachine(eventIDSeed: seed.map { $0 &+ n } ?? .random(in: .min ... .max),
+                                               limits: Self.hostLimits)
+            machine.emitsDebugLog = hostLogger.logLevel <= .debug
+            return HostConnection(info: info, machine: machine, logger: hostLogger, observer: transcriptObserver,
+                                  onJourneyEnd: onJourneyEnd)
+        }
         serverBox.withLockedValue { $0 = server }
     }
+
+    /// The hosts' limits: the defaults, except that no history of received envelopes is
+    /// kept (``HostStateMachine/receivedMessages`` is for in-process hosts; nothing reads
+    /// it behind the server, and keeping it costs a copy of every envelope).
+    static let hostLimits: HostLimits = {
+        var limits = HostLimits.default
+        limits.maxReceivedHistory = 0
+        return limits
+    }()
 
     /// Binds, reports where it listens, serves until shutdown, and returns the journey
     /// outcome seen first (nil when none).
     public func run(onListening: @Sendable (Listening) -> Void) async throws -> JourneyOutcome? {
+        // Draw and encode the stub pictures on a thread of their own while the server binds
+        // (tens of milliseconds in release builds), and announce the server once they are
+        // ready. A connection that arrives before that waits for them once, at startup; no
+        // capture is ever drawn on an event loop after that.
+        let stubs = Task.detached(priority: .userInitiated) { Scenario.prepareStubCaptures() }
         let port = try await server.start()
+        await stubs.value
         let host = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host
         let routes = StaticRoutes(journeysDirectory: options.server.journeysDirectory)
         onListening(Listening(webSocketURL: "ws://\(host):\(port)/bridge",
                               journeyURLs: routes.journeys.map { "http://\(host):\(port)/journeys/\($0)" }))
-        let scenario = options.scenario
-        let seed = options.seed
-        let logger = self.logger
-        await withTaskGroup(of: Void.self) { group in
-            var n: UInt64 = 0
-            for await session in sessions {
-                n += 1
-                let eventSeed = seed.map { $0 &+ n }
-                group.addTask {
-                    var hostLogger = logger
-                    hostLogger[metadataKey: "conn"] = "\(session.info.id)"
-                    let host = scenario.makeHost(clock: SystemClock(), logger: hostLogger, eventIDSeed: eventSeed)
-                    await host.run(transport: session)
-                }
-            }
-        }
+        await server.waitUntilShutDown()
         transcript?.close()
         return outcome.withLockedValue { $0 }
     }
 
-    /// Stops accepting, closes every socket with 1001, lets hosts finish.
+    /// Stops accepting, closes every socket with 1001 and stops the server; ``run(onListening:)``
+    /// then returns. Safe to call more than once.
     public func shutdown() async {
         await server.shutdown()
     }

@@ -10,6 +10,7 @@ import NIOConcurrencyHelpers
 public final class TranscriptWriter: Sendable {
     private let handle: FileHandle
     private let lock = NIOLock()
+    private let isClosed = NIOLockedValueBox(false)
 
     /// Creates (truncates) the file at `path`.
     public init(path: String) throws {
@@ -25,12 +26,19 @@ public final class TranscriptWriter: Sendable {
     /// Appends one message.
     public func write(connection: String, direction: Direction, message: [UInt8]) {
         let line = Self.line(time: Self.nowNanoseconds(), connection: connection, direction: direction, message: message)
-        lock.withLock { handle.write(Data(line)) }
+        lock.withLock {
+            guard !isClosed.withLockedValue({ $0 }) else { return }
+            handle.write(Data(line))
+        }
     }
 
-    /// Flushes and closes the file.
+    /// Flushes and closes the file; later writes are dropped.
     public func close() {
-        lock.withLock { try? handle.close() }
+        lock.withLock {
+            guard !isClosed.withLockedValue({ $0 }) else { return }
+            isClosed.withLockedValue { $0 = true }
+            try? handle.close()
+        }
     }
 
     /// One tap line for a message (pure; exposed for tests).
@@ -64,15 +72,26 @@ public struct JourneyOutcome: Sendable, Hashable, CustomStringConvertible {
     /// The event's data, compact JSON.
     public var detail: String
 
+    /// Creates an outcome.
+    public init(completed: Bool, detail: String) {
+        self.completed = completed
+        self.detail = detail
+    }
+
     /// The outcome a web-to-host message announces, if it is a journey end event.
     public static func detect(_ message: [UInt8]) -> JourneyOutcome? {
-        guard let e = EnvelopeDecoder().decode(message, direction: .webToHost).envelope, e.type == .event else { return nil }
-        let detail = e.payload.data.map { JSONWriter().string(.object($0)) } ?? "{}"
+        EnvelopeDecoder().decode(message, direction: .webToHost).envelope.flatMap(JourneyOutcome.init)
+    }
+
+    /// The outcome an envelope announces, if it is a `journey.complete` or `journey.error` event.
+    public init?(_ e: Envelope) {
+        guard e.type == .event else { return nil }
         switch e.payload.action {
-        case .journeyComplete: return JourneyOutcome(completed: true, detail: detail)
-        case .journeyError: return JourneyOutcome(completed: false, detail: detail)
+        case .journeyComplete: completed = true
+        case .journeyError: completed = false
         default: return nil
         }
+        detail = e.payload.data.map { JSONWriter().string(.object($0)) } ?? "{}"
     }
 
     /// `journey complete {...}` or `journey error {...}`.

@@ -9,6 +9,11 @@ struct ShutdownEvent: Sendable {}
 /// The per-connection WebSocket handler: frames in → ``MessageAssembler`` → inflate →
 /// UTF-8 check → ``BridgeConnection``; envelopes out → deflate → frames. Also keeps the
 /// connection alive with pings, closes idle and slow-reading peers, and counts traffic.
+///
+/// Everything runs on the channel's event loop. Frames written while a read batch is being
+/// handled (answers sent from ``BridgeConnection/received(_:)``) are flushed once, at the
+/// end of the batch (`channelReadComplete`); frames written at any other time are flushed
+/// at once.
 final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -23,7 +28,9 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     private var closedCode: CloseCode?
     private var lastInbound = NIODeadline.now()
     private var keepAlive: RepeatedTask?
-    private var queuedBytes = 0
+    /// Inside a read batch: writes wait for `channelReadComplete` to be flushed.
+    private var inReadBatch = false
+    private var needsFlush = false
     private var messagesIn = 0, messagesOut = 0, bytesIn = 0, bytesOut = 0
 
     init(info: ConnectionInfo, configuration: BridgeServerConfiguration, connection: any BridgeConnection,
@@ -42,8 +49,15 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
         let outbound = BridgeOutbound(
-            send: { bytes in eventLoop.execute { loopBound.value.send(bytes, context: ctx.value) } },
-            close: { code, reason in eventLoop.execute { loopBound.value.close(code, reason, context: ctx.value) } }
+            send: { bytes in
+                if eventLoop.inEventLoop {
+                    loopBound.value.send(bytes, context: ctx.value)
+                } else {
+                    eventLoop.execute { loopBound.value.send(bytes, context: ctx.value) }
+                }
+            },
+            close: { code, reason in eventLoop.execute { loopBound.value.close(code, reason, context: ctx.value) } },
+            eventLoop: eventLoop
         )
         logger.notice("connection open", metadata: ["conn": "\(info.id)", "remote": "\(info.remote)",
                                                   "origin": "\(info.origin ?? "-")", "deflate": "\(info.deflate)"])
@@ -80,6 +94,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         let frame = unwrapInboundIn(data)
         lastInbound = .now()
         guard !closing else { return }
+        inReadBatch = true
         guard let opcode = MessageAssembler.Opcode(frame.opcode) else {
             return close(.protocolError, "unknown opcode", context: context)
         }
@@ -88,9 +103,61 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         if let failure = assembler.check(header: header, payloadLength: frame.length) {
             return perform(failure, context: context)
         }
-        var data = frame.unmaskedData
-        let payload = data.readBytes(length: data.readableBytes) ?? []
-        perform(assembler.receive(header: header, payload: payload), context: context)
+        perform(assembler.receive(header: header, payload: Self.unmaskedBytes(frame)), context: context)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        inReadBatch = false
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    /// The frame's payload, unmasked, copied once into an array.
+    static func unmaskedBytes(_ frame: WebSocketFrame) -> [UInt8] {
+        frame.data.withUnsafeReadableBytes { src in
+            [UInt8](unsafeUninitializedCapacity: src.count) { dst, count in
+                if let key = frame.maskKey {
+                    let k = (key[0], key[1], key[2], key[3])
+                    var i = 0
+                    while i + 4 <= src.count {
+                        dst[i] = src[i] ^ k.0
+                        dst[i + 1] = src[i + 1] ^ k.1
+                        dst[i + 2] = src[i + 2] ^ k.2
+                        dst[i + 3] = src[i + 3] ^ k.3
+                        i += 4
+                    }
+                    while i < src.count {
+                        dst[i] = src[i] ^ key[i & 3]
+                        i += 1
+                    }
+                } else if let base = src.baseAddress, src.count > 0 {
+                    dst.baseAddress!.initialize(from: base.assumingMemoryBound(to: UInt8.self), count: src.count)
+                }
+                count = src.count
+            }
+        }
+    }
+
+    /// Whether `bytes` are valid UTF-8: a word-at-a-time ASCII check first (envelopes are
+    /// nearly always ASCII), the standard library's validation otherwise.
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        let ascii = bytes.withUnsafeBytes { raw -> Bool in
+            var i = 0
+            var acc: UInt64 = 0
+            while i + 8 <= raw.count {
+                acc |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            while i < raw.count {
+                acc |= UInt64(raw[i])
+                i += 1
+            }
+            return acc & 0x8080_8080_8080_8080 == 0
+        }
+        return ascii || String(validating: bytes, as: UTF8.self) != nil
     }
 
     private func perform(_ action: MessageAssembler.Action, context: ChannelHandlerContext) {
@@ -117,7 +184,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
                     return close(code, error.description, context: context)
                 }
             }
-            guard String(validating: message, as: UTF8.self) != nil else {
+            guard Self.isValidUTF8(message) else {
                 logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "1007", "reason": "invalid UTF-8"])
                 return close(.invalidPayload, "text message is not valid UTF-8", context: context)
             }
@@ -145,17 +212,23 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     }
 
     private func write(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
-        let size = frame.length
-        queuedBytes += size
-        if queuedBytes > configuration.maxOutboundQueuedBytes {
-            logger.notice("peer stopped reading; dropping connection", metadata: ["conn": "\(info.id)", "queued": "\(queuedBytes)"])
+        // Bytes NIO holds that the kernel has not taken yet: a peer that stops reading makes
+        // them grow until the cap.
+        let queued = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+        if queued + frame.length > configuration.maxOutboundQueuedBytes {
+            logger.notice("peer stopped reading; dropping connection",
+                          metadata: ["conn": "\(info.id)", "queued": "\(queued + frame.length)"])
             closing = true
             closedCode = .policyViolation
             context.close(promise: nil)
             return
         }
-        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in loopBound.value.queuedBytes -= size }
+        if inReadBatch {
+            context.write(wrapOutboundOut(frame), promise: nil)
+            needsFlush = true
+        } else {
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        }
     }
 
     /// Sends a close frame with `code`, then closes the channel.

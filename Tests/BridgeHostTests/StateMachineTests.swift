@@ -252,6 +252,61 @@ struct StateMachineTests {
         #expect(!r.actions.contains { if case .send = $0 { return true } else { return false } })
     }
 
+    /// The query answer is cached between configuration changes: it must follow every
+    /// change, and be byte for byte what the encoder makes (ids that need escaping too).
+    @Test func cachedCapabilityAnswerFollowsChangesAndMatchesTheEncoder() {
+        var sim = bare { $0.setSlotHandler(.document, .external) }
+        func ask(_ id: String) -> OutboundMessage? {
+            sim.receive(Web.request(id, .capabilityQuery))
+            let sent = sim.takeSent()
+            #expect(sent.count == 1)
+            guard let m = sent.first else { return nil }
+            #expect(m.bytes == (try? EnvelopeEncoder().encode(m.envelope, direction: .hostToWeb)))
+            #expect(m.envelope.correlationId == id)
+            return m
+        }
+        let first = ask("q1")
+        #expect(first?.envelope.payload.data?["capabilities"]?["camera.document"]?["supported"] == .bool(true))
+        sim.machine.setSlotEnabled(.document, false)
+        let second = ask("q\"2\\\u{1}é")
+        #expect(second?.envelope.payload.data?["capabilities"]?["camera.document"]?["supported"] == .bool(false))
+        sim.machine.registerCustomCapability("nfc.read", version: "2.0", handler: .external)
+        let third = ask("q3")
+        #expect(third?.envelope.payload.data?["capabilities"]?["nfc.read"]?["version"] == "2.0")
+        #expect(third?.envelope.payload.data == sim.machine.capabilityAnswer())
+    }
+
+    /// Below 10^11 ms a timestamp reads as seconds: such answers take the encoder's path,
+    /// which refuses them (and its INTERNAL_ERROR fallback) and logs it, as before the cache.
+    @Test func capabilityAnswerAtAnImplausibleTimeTakesTheEncodersPath() {
+        var sim = HostSimulator(machine: HostStateMachine(eventIDSeed: 1), start: 5)
+        sim.receive(Web.request("q1", .capabilityQuery))
+        #expect(sim.takeSent().isEmpty)
+        #expect(sim.log.contains { $0.event == "encoder-refused" })
+    }
+
+    /// Turning debug entries off changes the log only, never what is sent.
+    @Test func debugLogCanBeTurnedOffWithoutChangingTheWire() {
+        func run(debug: Bool) -> (sent: [[UInt8]], log: [HostLogEntry]) {
+            var m = Scenario.default.makeMachine(eventIDSeed: 9)
+            m.emitsDebugLog = debug
+            var sim = HostSimulator(machine: m)
+            sim.keepsDebugLog = true
+            sim.start()
+            sim.receive(Web.request("q1", .capabilityQuery))
+            sim.receive(Web.request("d1", .documentCapture))
+            sim.receive("{not json")
+            sim.runUntilIdle()
+            return (sim.takeSent().map(\.bytes), sim.log)
+        }
+        let on = run(debug: true), off = run(debug: false)
+        #expect(on.sent == off.sent)
+        #expect(on.sent.count == 3)
+        #expect(on.log.contains { $0.level == .debug })
+        #expect(!off.log.contains { $0.level == .debug })
+        #expect(on.log.filter { $0.level > .debug } == off.log.filter { $0.level > .debug })
+    }
+
     @Test func receivedHistoryIsBounded() {
         var sim = startedSimulator()
         for i in 0..<500 { sim.receive(Web.event("e\(i)", .journeyProgress)) }

@@ -54,6 +54,58 @@ struct HostOverWebSocketTests {
             #expect(v["msg"]?.objectValue != nil)
         }
     }
+
+    /// `--exit-on-journey-end` used to wait for every request in progress: a capture that
+    /// takes an hour kept the run alive after the journey had ended.
+    @Test func journeyEndStopsTheRunWhileARequestIsPending() async throws {
+        var scenario = Scenario.default
+        scenario.document.latencyMs = 3_600_000
+        let runner = try HostServerRunner(options: .init(server: BridgeServerConfiguration(port: 0), scenario: scenario,
+                                                         exitOnJourneyEnd: true, seed: 1),
+                                          logger: quietLogger())
+        let portBox = PortBox()
+        async let outcome = runner.run { listening in portBox.set(Int(listening.webSocketURL.split(separator: ":").last!.split(separator: "/").first!)!) }
+        let port = await portBox.wait()
+        let url = try #require(WebSocketURL("ws://127.0.0.1:\(port)/bridge"))
+        try await WebSocketClient.withConnection(to: url) { session in
+            try await session.send(#"{"version":"1.0","correlationId":"d1","type":"request","timestamp":1700000000000,"payload":{"action":"camera.document.capture","data":{"side":"front"}}}"#)
+            try await session.send(#"{"version":"1.0","correlationId":"e1","type":"event","timestamp":1700000000000,"payload":{"action":"journey.complete"}}"#)
+            for await _ in session.messages {}
+        }
+        let end = try await outcome
+        #expect(end?.completed == true)
+    }
+
+    /// A scripted capture is answered by a timer on the event loop, after the scenario's
+    /// latency, with the stub picture; the query answer is the encoder's, byte for byte.
+    @Test func scriptedCaptureIsAnsweredByATimer() async throws {
+        var scenario = Scenario.default
+        scenario.document.latencyMs = 20
+        let runner = try HostServerRunner(options: .init(server: BridgeServerConfiguration(port: 0), scenario: scenario, seed: 3),
+                                          logger: quietLogger())
+        let portBox = PortBox()
+        let run = Task { try await runner.run { listening in portBox.set(Int(listening.webSocketURL.split(separator: ":").last!.split(separator: "/").first!)!) } }
+        let port = await portBox.wait()
+        let url = try #require(WebSocketURL("ws://127.0.0.1:\(port)/bridge"))
+        let got = try await WebSocketClient.withConnection(to: url) { session in
+            try await session.send(#"{"version":"1.0","correlationId":"d1","type":"request","timestamp":1700000000000,"payload":{"action":"camera.document.capture","data":{"side":"back"}}}"#)
+            try await session.send(#"{"version":"1.0","correlationId":"q1","type":"request","timestamp":1700000000000,"payload":{"action":"capability.query"}}"#)
+            var seen: [Envelope] = []
+            for await m in session.messages {
+                let r = EnvelopeDecoder().decode(m, direction: .hostToWeb)
+                #expect(r.findings.isEmpty)
+                #expect(r.envelope.flatMap { try? EnvelopeEncoder().encode($0, direction: .hostToWeb) } == m)
+                if let e = r.envelope { seen.append(e) }
+                if seen.count == 3 { break }
+            }
+            return seen
+        }
+        #expect(got.map(\.payload.action.rawValue) == ["host.ready", "capability.query", "camera.document.capture"])
+        #expect(got.last?.payload.status == .success)
+        #expect(got.last?.payload.data?["width"]?.numberValue?.int64 == 540)
+        await runner.shutdown()
+        _ = try await run.value
+    }
 }
 
 /// Hands the bound port from the listening callback to the test.
