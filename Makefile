@@ -23,7 +23,8 @@ bench-json: setup
 	@tools/bench/json-bench.sh
 
 bench-server: setup
-	@tools/bench/server/run.sh
+	@tools/bench/server/run.sh --clients 16 --pipeline 8 --rounds 5 --seconds 4
+	@tools/bench/server/run.sh --clients 16 --pipeline 1 --rounds 5 --seconds 4
 
 bench-record: setup
 	@tools/bench/record/run.sh
