@@ -158,14 +158,25 @@ struct ArchiveLineEncoder {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { d in
             var k = d.count
-            repeat {
+            // Two digits per division (a 19-digit time takes 10 instead of 19).
+            while m >= 10 {
+                let (q, r) = m.quotientAndRemainder(dividingBy: 100)
+                let pair = Int(r)
+                k -= 2
+                d[k] = Self.digitPairs[pair &* 2]
+                d[k + 1] = Self.digitPairs[pair &* 2 &+ 1]
+                m = q
+            }
+            if m > 0 || k == d.count {
                 k -= 1
-                d[k] = UInt8(truncatingIfNeeded: m % 10) &+ UInt8(ascii: "0")
-                m /= 10
-            } while m > 0
+                d[k] = UInt8(truncatingIfNeeded: m) &+ UInt8(ascii: "0")
+            }
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[k...]))
         }
     }
+
+    /// "00" "01" ... "99" as bytes.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     /// Appends valid UTF-8 bytes as a JSON string with the same minimal escapes as
     /// `JSONWriter.writeString` (no String round trip, so no copy).
