@@ -101,16 +101,18 @@ public final class CaptureDecoder {
     private func segmentReceived(_ seg: TCPSegment, payload: UnsafeRawBufferPointer, time: Int64, into out: inout [CaptureOutput]) {
         let key = FlowKey(source: seg.source, destination: seg.destination)
         let d = key.index(from: seg.source)
-        var ctx = DecodeContext(out: [], statistics: statistics, time: time, limits: limits)
-        // Outputs go straight to the caller's array; the scratch arrays are reused.
+        var ctx = DecodeContext(out: [], statistics: CaptureStatistics(), time: time, limits: limits)
+        // Outputs go straight to the caller's array; counters and scratch arrays are
+        // moved in and out, not copied.
         swap(&ctx.out, &out)
+        swap(&ctx.statistics, &statistics)
         swap(&ctx.chunks, &scratchChunks)
         swap(&ctx.events, &scratchEvents)
         defer {
             swap(&ctx.out, &out)
+            swap(&ctx.statistics, &statistics)
             swap(&ctx.chunks, &scratchChunks)
             swap(&ctx.events, &scratchEvents)
-            statistics = ctx.statistics
         }
         // The connection is changed in place in the table (no copy of it per packet).
         var index = connections.index(forKey: key)
@@ -131,23 +133,23 @@ public final class CaptureDecoder {
             index = connections.index(forKey: key)
         }
         let i = index!
-        Self.segment(seg, payload: payload, direction: d, packet: packetCounter, to: &connections.values[i], &ctx)
-        if connections.values[i].isClosed {
+        if Self.segment(seg, payload: payload, direction: d, packet: packetCounter, to: &connections.values[i], &ctx) {
             var conn = connections.remove(at: i).value
             conn.close(reason: conn.reset ? "reset" : "FIN both ways", &ctx)
         }
     }
 
-    /// One segment of connection `conn`, direction `d`.
+    /// One segment of connection `conn`, direction `d`; returns whether the connection
+    /// is now closed.
     private static func segment(_ seg: TCPSegment, payload: UnsafeRawBufferPointer, direction d: Int, packet: UInt64,
-                                to conn: inout CaptureConnection, _ ctx: inout DecodeContext) {
+                                to conn: inout CaptureConnection, _ ctx: inout DecodeContext) -> Bool {
         conn.lastActive = packet
         if seg.flags.contains(.syn) { conn.sawSYN = true }
         if conn.phase == .ignored {
             // Not WebSocket: only watch for the end, to free the slot.
             if seg.flags.contains(.rst) { conn.reset = true }
             if seg.flags.contains(.fin) { conn.finished[d] = true }
-            return
+            return conn.isClosed
         }
         if conn.reassemblers[d].receiveInOrder(sequence: seg.sequence, flags: seg.flags, payloadCount: payload.count,
                                                missing: seg.missingPayload) {
@@ -169,6 +171,7 @@ public final class CaptureDecoder {
             if !chunks.isEmpty { conn.consume(chunks, direction: 1 - d, &ctx) }
             swap(&chunks, &ctx.chunks)
         }
+        return conn.isClosed
     }
 
     private func flush(_ conn: inout CaptureConnection, _ ctx: inout DecodeContext) {

@@ -150,8 +150,15 @@ extension ParserState {
         var j = start
         let n = b.count
         while j < n {
-            while j &+ 8 <= n && plainStringBytes8(at: j) { j &+= 8 }
-            guard j < n else { break }
+            if j &+ 8 <= n {
+                // Eight bytes at a time; on a special byte, jump straight to it.
+                let special = specialStringBytes8(at: j)
+                if special == 0 {
+                    j &+= 8
+                    continue
+                }
+                j &+= firstSpecialByte(special)
+            }
             let c = b[j]
             if c == UInt8(ascii: "\"") { break }
             if c == UInt8(ascii: "\\") { return try skipEscapedString(quote: quote, prefixEnd: j) }
@@ -171,6 +178,24 @@ extension ParserState {
             throw fail(.stringTooLong, at: quote, "string of \(j - start) bytes is over the limit of \(limits.maxStringBytes) bytes")
         }
         i = j + 1
+    }
+
+    /// The SWAR test of ``plainStringBytes8(at:)`` as a mask: the high bit of each byte
+    /// that is not plain string content (below 0x20, `"`, `\\`, or 0x80 and up) is set,
+    /// and possibly of bytes after such a byte (borrows), never of bytes before the first.
+    @inline(__always)
+    func specialStringBytes8(at k: Int) -> UInt64 {
+        let x = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let t = (x &- ones &* 0x20) | ((x ^ (ones &* 0x22)) &- ones) | ((x ^ (ones &* 0x5C)) &- ones) | x
+        return t & (ones &* 0x80)
+    }
+
+    /// How many plain bytes come before the first special one in a nonzero mask from
+    /// ``specialStringBytes8(at:)`` (bytes in memory order: the load is little-endian).
+    @inline(__always)
+    func firstSpecialByte(_ mask: UInt64) -> Int {
+        mask.trailingZeroBitCount &>> 3
     }
 
     /// ``parseEscapedString(quote:prefixEnd:)`` without the copy.
