@@ -13,7 +13,7 @@
    round trips per second, latency percentiles, archive size against the flow file.
 
     python3 bench.py [--only offline,live,proxy] [--rate R] [--seconds S] [--runs N]
-                     [--latency-rounds N] [--latency-seconds S] [--pin]
+                     [--live-runs N] [--latency-rounds N] [--latency-seconds S] [--pin]
 
 Prints a Markdown report on standard output; progress on standard error.
 """
@@ -141,7 +141,32 @@ def offline(runs):
 
 # 2. live ---------------------------------------------------------------------------
 
-def live(rate, seconds, deflate, per_message, procs):
+def live(rate, seconds, deflate, per_message, procs, runs=1):
+    """`runs` rounds of one traffic run per tool (alternating, bridgescope first), the
+    same traffic each time; the figures are the medians over the rounds (CPU time on a
+    shared machine varies by 2x between runs: one pair says little)."""
+    rounds = [live_once(rate, seconds, deflate, per_message, procs) for _ in range(runs)]
+    if runs == 1:
+        return rounds[0]
+    out = dict(rounds[-1])
+    for tool in ("bridgescope", "tcpdump"):
+        row = dict(rounds[-1][tool])
+        for k in ("cpu_s", "cpu_us_per_envelope", "bytes", "rate"):
+            row[k] = median([r[tool][k] for r in rounds])
+        row["bytes"], row["rate"] = int(row["bytes"]), int(row["rate"])
+        # The worst run counts for completeness: fewest recorded, most drops.
+        row["recorded"] = min((r[tool]["recorded"] or 0) for r in rounds)
+        row["drops"] = max((r[tool]["drops"] or 0) for r in rounds)
+        row["cpu_us_runs"] = [round(r[tool]["cpu_us_per_envelope"], 2) for r in rounds]
+        out[tool] = row
+    out["cpu_ratio"] = out["bridgescope"]["cpu_s"] / max(1e-9, out["tcpdump"]["cpu_s"])
+    out["cpu_ratio_runs"] = [round(r["cpu_ratio"], 1) for r in rounds]
+    out["size_ratio"] = out["bridgescope"]["bytes"] / max(1, out["tcpdump"]["bytes"])
+    out["runs"] = runs
+    return out
+
+
+def live_once(rate, seconds, deflate, per_message, procs):
     """One traffic run per tool, the same traffic: `procs` generator processes (one
     connection each) sharing `rate` envelopes per second for `seconds`."""
     pairs = int(rate * seconds / 2 / procs)
@@ -320,7 +345,11 @@ def report(a, off, lives, prox):
               f"(gaps {b['gaps']}, errors {b['errors']}) | {b['cpu_s']:.2f} | {b['cpu_us_per_envelope']:.2f} | {b['bytes']:,} |")
         print(f"| tcpdump -w | {t['sent']:,} ({t['rate']:,}) | {t['recorded']} (decoded after) | {t['drops']} | "
               f"{t['cpu_s']:.2f} | {t['cpu_us_per_envelope']:.2f} | {t['bytes']:,} |")
-        print(f"\nCPU per envelope: **{l['cpu_ratio']:.2f}x** tcpdump's; archive **{l['size_ratio'] * 100:.1f}%** of the pcap.\n")
+        print(f"\nCPU per envelope: **{l['cpu_ratio']:.2f}x** tcpdump's; archive **{l['size_ratio'] * 100:.1f}%** of the pcap.")
+        if l.get("runs", 1) > 1:
+            print(f"Medians of {l['runs']} alternating runs; µs per envelope of each run: bridgescope "
+                  f"{b['cpu_us_runs']}, tcpdump {t['cpu_us_runs']}; ratio of each run {l['cpu_ratio_runs']}.")
+        print()
     if prox:
         rows, have_mitm = prox
         print("### Recording proxy vs mitmdump (reverse proxy), reference host upstream\n")
@@ -361,6 +390,7 @@ def main():
     ap.add_argument("--rate", type=float, default=60_000)
     ap.add_argument("--seconds", type=float, default=5)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--live-runs", type=int, default=3, help="alternating bridgescope/tcpdump runs per live load")
     ap.add_argument("--latency-rounds", type=int, default=6, help="alternating direct/proxied latency runs")
     ap.add_argument("--latency-seconds", type=float, default=4)
     ap.add_argument("--pin", action="store_true", help="taskset: load generator on CPU 0, host and proxies on CPU 1")
@@ -374,8 +404,8 @@ def main():
         if os.geteuid() != 0:
             log("live: needs root (libpcap and tcpdump on lo); skipped")
         else:
-            lives = [live(a.rate, a.seconds, True, True, 2), live(a.rate, a.seconds, False, True, 2),
-                     live(a.rate, a.seconds, True, False, 1)]
+            lives = [live(a.rate, a.seconds, True, True, 2, a.live_runs), live(a.rate, a.seconds, False, True, 2, a.live_runs),
+                     live(a.rate, a.seconds, True, False, 1, a.live_runs)]
     prox = proxy(a.seconds, a.latency_rounds, a.latency_seconds) if "proxy" in parts else None
     report(a, off, lives, prox)
     shutil.rmtree(TMP, ignore_errors=True)
