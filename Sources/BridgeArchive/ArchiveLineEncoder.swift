@@ -41,22 +41,28 @@ struct ArchiveLineEncoder {
     }
 
     /// The record line from its parts (no copy of the payload first). With `seq` nil the
-    /// line has no `seq` member: a tap log line (docs/FORMAT.md §9).
-    func record(seq: Int?, time: Int64, direction: ArchiveDirection, connection: String, payload p: UnsafeRawBufferPointer,
-                encoding preferred: ArchivePayloadEncoding, into out: inout [UInt8]) -> Bool {
+    /// line has no `seq` member: a tap log line (docs/FORMAT.md §9). `encodedConnection`,
+    /// when given, is `connection` already written as a JSON string (a writer keeps the
+    /// last one, since consecutive records mostly share it).
+    func record(seq: Int?, time: Int64, direction: ArchiveDirection, connection: String, encodedConnection: [UInt8]? = nil,
+                payload p: UnsafeRawBufferPointer, encoding preferred: ArchivePayloadEncoding, into out: inout [UInt8]) -> Bool {
         let mark = out.count
         if let seq {
             out.append(contentsOf: #"{"seq":"#.utf8)
-            out.append(contentsOf: String(seq).utf8)
+            Self.appendDecimal(Int64(seq), into: &out)
             out.append(contentsOf: #","t":"#.utf8)
         } else {
             out.append(contentsOf: #"{"t":"#.utf8)
         }
-        out.append(contentsOf: String(time).utf8)
+        Self.appendDecimal(time, into: &out)
         out.append(contentsOf: #","dir":"#.utf8)
         JSONWriter.writeString(direction.rawValue, into: &out)
         out.append(contentsOf: #","conn":"#.utf8)
-        JSONWriter.writeString(connection, into: &out)
+        if let encodedConnection {
+            out.append(contentsOf: encodedConnection)
+        } else {
+            JSONWriter.writeString(connection, into: &out)
+        }
         let prefixEnd = out.count
         let budget = maxLineBytes - (prefixEnd - mark) - 2
         let ok: Bool = {
@@ -92,9 +98,9 @@ struct ArchiveLineEncoder {
     /// The event line. A `reason` is cut to 4 KiB so an event always fits.
     func event(_ e: ArchiveEvent, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"seq":"#.utf8)
-        out.append(contentsOf: String(e.seq).utf8)
+        Self.appendDecimal(Int64(e.seq), into: &out)
         out.append(contentsOf: #","t":"#.utf8)
-        out.append(contentsOf: String(e.time).utf8)
+        Self.appendDecimal(e.time, into: &out)
         out.append(contentsOf: #","event":"#.utf8)
         JSONWriter.writeString(e.kind.rawValue, into: &out)
         if let c = e.connection {
@@ -127,7 +133,7 @@ struct ArchiveLineEncoder {
         integer("gapBytes", t.gapBytes, into: &out)
         integer("errors", t.errors, into: &out)
         out.append(contentsOf: #","endTime":"#.utf8)
-        out.append(contentsOf: String(t.endTime).utf8)
+        Self.appendDecimal(t.endTime, into: &out)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -141,8 +147,36 @@ struct ArchiveLineEncoder {
         out.append(UInt8(ascii: "\""))
         out.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
         out.append(contentsOf: "\":".utf8)
-        out.append(contentsOf: String(value).utf8)
+        Self.appendDecimal(Int64(value), into: &out)
     }
+
+    /// Appends `value` in decimal, as `String(value)` spells it, without making a String
+    /// (a 19-digit time would need a heap allocation).
+    static func appendDecimal(_ value: Int64, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var m = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { d in
+            var k = d.count
+            // Two digits per division (a 19-digit time takes 10 instead of 19).
+            while m >= 10 {
+                let (q, r) = m.quotientAndRemainder(dividingBy: 100)
+                let pair = Int(r)
+                k -= 2
+                d[k] = Self.digitPairs[pair &* 2]
+                d[k + 1] = Self.digitPairs[pair &* 2 &+ 1]
+                m = q
+            }
+            if m > 0 || k == d.count {
+                k -= 1
+                d[k] = UInt8(truncatingIfNeeded: m) &+ UInt8(ascii: "0")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[k...]))
+        }
+    }
+
+    /// "00" "01" ... "99" as bytes.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     /// Appends valid UTF-8 bytes as a JSON string with the same minimal escapes as
     /// `JSONWriter.writeString` (no String round trip, so no copy).

@@ -1,5 +1,11 @@
 import BridgeJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How a record's message bytes are stored in its line: the member that holds them.
 ///
 /// The writer always picks ``preferred(for:)``, so the choice is a pure function of the
@@ -42,14 +48,13 @@ public struct ArchivePayloadEncoding: RawRepresentable, Sendable, Hashable, Cust
         if isJSONWhitespace(first) || isJSONWhitespace(last) { return false }
         // A raw CR or LF can only be insignificant whitespace in valid JSON; either
         // would break the line, so such bytes go to `text`.
-        for c in b where c == 0x0A || c == 0x0D { return false }
-        do {
-            _ = try JSONParser(limits: BridgeArchiveFormat.messageLimits).parse(b)
-            return true
-        } catch {
-            return false
-        }
+        if memchr(b.baseAddress!, 0x0A, b.count) != nil || memchr(b.baseAddress!, 0x0D, b.count) != nil { return false }
+        // Only validity matters (the bytes are stored as they are): the validating
+        // scan accepts exactly what `JSONParser` accepts, without building the value.
+        return validator.isValid(b)
     }
+
+    private static let validator = JSONValidator(limits: BridgeArchiveFormat.messageLimits)
 
     static func isJSONWhitespace(_ c: UInt8) -> Bool {
         c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D

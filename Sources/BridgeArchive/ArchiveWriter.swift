@@ -1,3 +1,4 @@
+import BridgeJSON
 import CZstd
 import Logging
 
@@ -53,7 +54,13 @@ public final class ArchiveWriter {
     private var policy: FlushPolicy
     private let clock: ArchiveClock
     private let encoder = ArchiveLineEncoder()
+    /// Staged lines (complete, newline included) and then the line being built.
     private var line: [UInt8] = []
+    /// Where the line being built starts in `line`.
+    private var lineStart = 0
+    /// The connection of the last record and its JSON string form.
+    private var lastConnection = ""
+    private var lastConnectionJSON: [UInt8] = [0x22, 0x22]
     private let logger: Logger
 
     /// Creates (or truncates) the file at `path` and writes the header.
@@ -86,7 +93,7 @@ public final class ArchiveWriter {
             e.path = output.path
             throw e
         }
-        line.reserveCapacity(4096)
+        line.reserveCapacity(Self.stagingBytes + 4096)
         encoder.header(header, into: &line)
         try writeLine()
         try perform(.flush)
@@ -119,8 +126,13 @@ public final class ArchiveWriter {
                        payload: UnsafeRawBufferPointer) throws(ArchiveError) -> Int {
         try checkOpen()
         let encoding = ArchivePayloadEncoding.preferred(for: payload)
+        if connection != lastConnection {
+            lastConnection = connection
+            lastConnectionJSON.removeAll(keepingCapacity: true)
+            JSONWriter.writeString(connection, into: &lastConnectionJSON)
+        }
         guard encoder.record(seq: nextSequence, time: time, direction: direction, connection: connection,
-                             payload: payload, encoding: encoding, into: &line) else {
+                             encodedConnection: lastConnectionJSON, payload: payload, encoding: encoding, into: &line) else {
             return try append(ArchiveEvent(time: time, kind: .error, connection: connection, direction: direction,
                                            bytes: payload.count,
                                            reason: "message of \(payload.count) bytes is too large for an archive line; not stored"))
@@ -209,9 +221,26 @@ public final class ArchiveWriter {
         return seq
     }
 
+    /// Ends the line that starts at `lineStart` in `line`. Lines are staged in `line`
+    /// and handed to the compressor together (one call per ``stagingBytes`` instead of
+    /// one per line), and always before a flush: what the file holds at each flush is
+    /// the same as when every line went to the compressor at once, since libzstd
+    /// buffers input up to a whole block anyway.
     private func writeLine() throws(ArchiveError) {
         line.append(0x0A)
-        let n = line.count
+        let n = line.count - lineStart
+        lineStart = line.count
+        statistics.uncompressedBytes += n
+        if line.count >= Self.stagingBytes { try compressStaged() }
+        let action = policy.didWrite(bytes: n, now: clock.now())
+        if action != .none { try perform(action) }
+    }
+
+    /// Bytes of lines staged before they are handed to the compressor.
+    static let stagingBytes = 32 << 10
+
+    private func compressStaged() throws(ArchiveError) {
+        guard !line.isEmpty else { return }
         let result: Result<Void, ArchiveError> = line.withUnsafeBytes { buf in
             do throws(ArchiveError) {
                 try compressor.compress(buf, ZSTD_e_continue) { (chunk) throws(ArchiveError) in try self.emit(chunk) }
@@ -219,13 +248,12 @@ public final class ArchiveWriter {
             } catch { return .failure(error) }
         }
         line.removeAll(keepingCapacity: line.capacity <= 1 << 20)
+        lineStart = 0
         try result.get()
-        statistics.uncompressedBytes += n
-        let action = policy.didWrite(bytes: n, now: clock.now())
-        if action != .none { try perform(action) }
     }
 
     private func perform(_ action: FlushPolicy.Action) throws(ArchiveError) {
+        try compressStaged()
         let directive = action == .endFrame ? ZSTD_e_end : ZSTD_e_flush
         try compressor.compress(UnsafeRawBufferPointer(start: nil, count: 0), directive) { (chunk) throws(ArchiveError) in
             try self.emit(chunk)

@@ -7,6 +7,10 @@ struct DecodeContext {
     var statistics: CaptureStatistics
     var time: Int64
     let limits: CaptureLimits
+    /// Scratch arrays kept between packets (taken with `swap`, given back empty-able),
+    /// so the per-packet path allocates no arrays of its own.
+    var chunks: [StreamChunk] = []
+    var events: [WebSocketStreamEvent] = []
 }
 
 extension CaptureConnection {
@@ -42,6 +46,19 @@ extension CaptureConnection {
         return d == c ? "client" : "server"
     }
 
+    /// Hands on the next bytes of direction `d` straight from a packet (the reassembler
+    /// took its in-order fast path): into the WebSocket decoder without a copy of
+    /// their own, or through ``consume(_:direction:_:)``'s path in any other phase.
+    mutating func stream(_ bytes: UnsafeRawBufferPointer, direction d: Int, _ ctx: inout DecodeContext) {
+        guard phase == .websocket, decoders[d] != nil else { return data(Array(bytes), direction: d, &ctx) }
+        var events: [WebSocketStreamEvent] = []
+        swap(&events, &ctx.events)
+        events.removeAll(keepingCapacity: true)
+        decoders[d]!.receive(bytes, into: &events)
+        handle(events, direction: d, &ctx)
+        swap(&events, &ctx.events)
+    }
+
     private mutating func data(_ bytes: [UInt8], direction d: Int, _ ctx: inout DecodeContext) {
         switch phase {
         case .ignored:
@@ -61,8 +78,11 @@ extension CaptureConnection {
             track(d, bytes, &ctx)
         case .websocket:
             var events: [WebSocketStreamEvent] = []
+            swap(&events, &ctx.events)
+            events.removeAll(keepingCapacity: true)
             decoders[d]?.receive(bytes, into: &events)
             handle(events, direction: d, &ctx)
+            swap(&events, &ctx.events)
         }
     }
 

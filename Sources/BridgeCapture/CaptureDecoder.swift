@@ -20,6 +20,8 @@ public final class CaptureDecoder {
     private var connections: [FlowKey: CaptureConnection] = [:]
     private var packetCounter: UInt64 = 0
     private var firstProblem: (packet: Int, problem: PacketProblem)?
+    private var scratchChunks: [StreamChunk] = []
+    private var scratchEvents: [WebSocketStreamEvent] = []
     private let logger: Logger
 
     /// Creates a decoder.
@@ -99,46 +101,77 @@ public final class CaptureDecoder {
     private func segmentReceived(_ seg: TCPSegment, payload: UnsafeRawBufferPointer, time: Int64, into out: inout [CaptureOutput]) {
         let key = FlowKey(source: seg.source, destination: seg.destination)
         let d = key.index(from: seg.source)
-        var ctx = DecodeContext(out: [], statistics: statistics, time: time, limits: limits)
-        var conn: CaptureConnection
-        if let existing = connections.removeValue(forKey: key) {
-            conn = existing
+        var ctx = DecodeContext(out: [], statistics: CaptureStatistics(), time: time, limits: limits)
+        // Outputs go straight to the caller's array; counters and scratch arrays are
+        // moved in and out, not copied.
+        swap(&ctx.out, &out)
+        swap(&ctx.statistics, &statistics)
+        swap(&ctx.chunks, &scratchChunks)
+        swap(&ctx.events, &scratchEvents)
+        defer {
+            swap(&ctx.out, &out)
+            swap(&ctx.statistics, &statistics)
+            swap(&ctx.chunks, &scratchChunks)
+            swap(&ctx.events, &scratchEvents)
+        }
+        // The connection is changed in place in the table (no copy of it per packet).
+        var index = connections.index(forKey: key)
+        if let i = index, seg.flags.contains(.syn) && !seg.flags.contains(.ack) {
             // A fresh SYN on a finished 4-tuple starts a new connection (port reuse).
-            if seg.flags.contains(.syn) && !seg.flags.contains(.ack) && (conn.isClosed || conn.reassemblers[d].isFinished
-                || (conn.reassemblers[d].sawSYN && conn.reassemblers[d].nextSequence != seg.sequence &+ 1)) {
+            let r = connections.values[i].reassemblers[d]
+            if connections.values[i].isClosed || r.isFinished || (r.sawSYN && r.nextSequence != seg.sequence &+ 1) {
+                var conn = connections.remove(at: i).value
                 flush(&conn, &ctx)
                 conn.close(reason: "port reused by a new connection", &ctx)
-                conn = CaptureConnection(key: key, limits: limits)
+                connections[key] = CaptureConnection(key: key, limits: limits)
+                index = connections.index(forKey: key)
             }
-        } else {
-            if connections.count >= limits.maxConnections { evict(&ctx) }
-            conn = CaptureConnection(key: key, limits: limits)
         }
-        conn.lastActive = packetCounter
-        if seg.flags.contains(.syn) { conn.sawSYN = true }
+        if index == nil {
+            if connections.count >= limits.maxConnections { evict(&ctx) }
+            connections[key] = CaptureConnection(key: key, limits: limits)
+            index = connections.index(forKey: key)
+        }
+        let i = index!
+        if Self.segment(seg, payload: payload, direction: d, packet: packetCounter, to: &connections.values[i], &ctx) {
+            var conn = connections.remove(at: i).value
+            conn.close(reason: conn.reset ? "reset" : "FIN both ways", &ctx)
+        }
+    }
 
+    /// One segment of connection `conn`, direction `d`; returns whether the connection
+    /// is now closed.
+    private static func segment(_ seg: TCPSegment, payload: UnsafeRawBufferPointer, direction d: Int, packet: UInt64,
+                                to conn: inout CaptureConnection, _ ctx: inout DecodeContext) -> Bool {
+        conn.lastActive = packet
+        if seg.flags.contains(.syn) { conn.sawSYN = true }
         if conn.phase == .ignored {
             // Not WebSocket: only watch for the end, to free the slot.
             if seg.flags.contains(.rst) { conn.reset = true }
             if seg.flags.contains(.fin) { conn.finished[d] = true }
+            return conn.isClosed
+        }
+        if conn.reassemblers[d].receiveInOrder(sequence: seg.sequence, flags: seg.flags, payloadCount: payload.count,
+                                               missing: seg.missingPayload) {
+            conn.stream(payload, direction: d, &ctx)
         } else {
             var chunks: [StreamChunk] = []
+            swap(&chunks, &ctx.chunks)
+            chunks.removeAll(keepingCapacity: true)
             conn.reassemblers[d].receive(sequence: seg.sequence, flags: seg.flags, payload: payload,
                                          missing: seg.missingPayload, into: &chunks)
             conn.consume(chunks, direction: d, &ctx)
-            if seg.flags.contains(.ack) && !conn.reset {
-                chunks.removeAll(keepingCapacity: true)
-                conn.reassemblers[1 - d].acknowledge(seg.acknowledgment, into: &chunks)
-                conn.consume(chunks, direction: 1 - d, &ctx)
-            }
+            swap(&chunks, &ctx.chunks)
         }
-        if conn.isClosed {
-            conn.close(reason: conn.reset ? "reset" : "FIN both ways", &ctx)
-        } else {
-            connections[key] = conn
+        if seg.flags.contains(.ack) && !conn.reset {
+            var chunks: [StreamChunk] = []
+            swap(&chunks, &ctx.chunks)
+            chunks.removeAll(keepingCapacity: true)
+            conn.reassemblers[1 - d].acknowledge(seg.acknowledgment, into: &chunks)
+            if !chunks.isEmpty { conn.consume(chunks, direction: 1 - d, &ctx) }
+            swap(&chunks, &ctx.chunks)
         }
-        statistics = ctx.statistics
-        if !ctx.out.isEmpty { out.append(contentsOf: ctx.out) }
+        return conn.isClosed
     }
 
     private func flush(_ conn: inout CaptureConnection, _ ctx: inout DecodeContext) {

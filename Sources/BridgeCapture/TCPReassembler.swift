@@ -80,6 +80,25 @@ public struct TCPReassembler: Sendable {
         finishIfDue(into: &out)
     }
 
+    /// The common case without a copy: a segment carrying exactly the next expected
+    /// bytes, with nothing held, no SYN, FIN or RST and nothing missing. Then the stream
+    /// advances past its `payloadCount` bytes (which the caller hands on itself) and it
+    /// returns true, with the same effect as ``receive(sequence:flags:payload:missing:into:)``
+    /// delivering one ``StreamChunk/data(_:)`` chunk of them. Otherwise it does nothing
+    /// and returns false: call ``receive(sequence:flags:payload:missing:into:)``.
+    public mutating func receiveInOrder(sequence: UInt32, flags: TCPFlags, payloadCount: Int, missing: Int) -> Bool {
+        guard payloadCount > 0, missing == 0, !isFinished, held.isEmpty, finSequence == nil,
+              flags.isDisjoint(with: [.syn, .fin, .rst]), let next = nextSequence, next == sequence else { return false }
+        nextSequence = next &+ UInt32(truncatingIfNeeded: payloadCount)
+        counters.deliveredBytes += payloadCount
+        outOfWindowRun = 0
+        if let a = acked, offset(a) <= 0 {
+            acked = nil  // the acknowledged bytes arrived after all
+            strikes = 0
+        }
+        return true
+    }
+
     /// Tells this direction that the peer acknowledged everything before `ack`. Bytes
     /// acknowledged but never captured become a gap once ``ReassemblyLimits/ackStrikes``
     /// acknowledgments in a row have covered them (and at ``flush(into:)``).

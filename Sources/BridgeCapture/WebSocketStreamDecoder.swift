@@ -124,6 +124,14 @@ struct WebSocketStreamDecoder {
         pump(into: &out)
     }
 
+    /// Feeds stream bytes that are only valid during the call (a packet's payload):
+    /// copied once, into the frame parser, on the common path.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, into out: inout [WebSocketStreamEvent]) {
+        guard confirmed, synchronized, probation == nil, !closed else { return receive(Array(bytes), into: &out) }
+        parser.append(bytes)
+        pump(into: &out)
+    }
+
     /// Decodes frames while possible, resynchronizing whenever sync is lost. Each turn
     /// consumes at least one frame or one byte, so the loop ends.
     private mutating func pump(into out: inout [WebSocketStreamEvent]) {

@@ -48,6 +48,29 @@ struct RoundTripTests {
         #expect(records[0].seq == 1)
     }
 
+    @Test("times, sequence numbers and counts are written as String(value) spells them, at every magnitude")
+    func decimals() throws {
+        var times: [Int64] = [0, 1, 9, 10, 11, 99, 100, 101, 109, 110, 999, 1000, 1001, 10_005, 100_000, -1, -10, -105,
+                              1_795_369_196_853_256_000, Int64.max, Int64.min, Int64.min + 1]
+        var p: Int64 = 1
+        for _ in 0..<18 { p *= 10; times += [p - 1, p, p + 1, -p] }
+        let dir = TemporaryDirectory()
+        let path = dir.file("d.bsz")
+        let writer = try ArchiveWriter(path: path, header: Sessions.header)
+        for t in times { try writer.append(time: t, direction: .webToHost, connection: "c", payload: Array("[]".utf8)) }
+        try writer.append(ArchiveEvent(time: -7, kind: .gap, connection: "c", direction: .hostToWeb, bytes: 1_234_567))
+        try writer.finish(endTime: 1_000_000_007)
+        let lines = ArchiveLineReaderTests.lines(of: path)
+        for (i, t) in times.enumerated() {
+            #expect(lines[i + 1] == #"{"seq":\#(i + 1),"t":\#(t),"dir":"w2h","conn":"c","msg":[]}"#)
+        }
+        #expect(lines[times.count + 1] == #"{"seq":\#(times.count + 1),"t":-7,"event":"gap","conn":"c","dir":"h2w","bytes":1234567}"#)
+        #expect(lines.last?.hasSuffix(#","endTime":1000000007}"#) == true)
+        let (records, _, findings) = try ArchiveReader(path: path).drain()
+        #expect(findings.isEmpty)
+        #expect(records.map(\.time) == times)
+    }
+
     @Test("a msg line holds the message bytes verbatim")
     func verbatim() throws {
         let msg = #"{"b" : 1,"a":[ 1.50, 1e2, -0 ],"s":"\u00e9"}"#

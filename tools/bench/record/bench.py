@@ -13,6 +13,7 @@
    round trips per second, latency percentiles, archive size against the flow file.
 
     python3 bench.py [--only offline,live,proxy] [--rate R] [--seconds S] [--runs N]
+                     [--live-runs N] [--latency-rounds N] [--latency-seconds S] [--pin]
 
 Prints a Markdown report on standard output; progress on standard error.
 """
@@ -35,6 +36,13 @@ LOAD = os.path.join(ROOT, "tools", "bench", "server", ".build", "release", "ws-l
 PCAPS = os.path.join(ROOT, "..", "shared", "testdata", "pcaps-websocket")
 VENV = os.environ.get("BENCH_VENV", os.path.expanduser("~/.cache/bridgescope-bench-venv"))
 TMP = tempfile.mkdtemp(prefix="bench-record-")
+
+
+PIN = {"load": [], "server": []}  # taskset prefixes, set by --pin
+
+
+def pinned(role, cmd):
+    return PIN[role] + cmd
 
 
 def log(*a):
@@ -133,7 +141,32 @@ def offline(runs):
 
 # 2. live ---------------------------------------------------------------------------
 
-def live(rate, seconds, deflate, per_message, procs):
+def live(rate, seconds, deflate, per_message, procs, runs=1):
+    """`runs` rounds of one traffic run per tool (alternating, bridgescope first), the
+    same traffic each time; the figures are the medians over the rounds (CPU time on a
+    shared machine varies by 2x between runs: one pair says little)."""
+    rounds = [live_once(rate, seconds, deflate, per_message, procs) for _ in range(runs)]
+    if runs == 1:
+        return rounds[0]
+    out = dict(rounds[-1])
+    for tool in ("bridgescope", "tcpdump"):
+        row = dict(rounds[-1][tool])
+        for k in ("cpu_s", "cpu_us_per_envelope", "bytes", "rate"):
+            row[k] = median([r[tool][k] for r in rounds])
+        row["bytes"], row["rate"] = int(row["bytes"]), int(row["rate"])
+        # The worst run counts for completeness: fewest recorded, most drops.
+        row["recorded"] = min((r[tool]["recorded"] or 0) for r in rounds)
+        row["drops"] = max((r[tool]["drops"] or 0) for r in rounds)
+        row["cpu_us_runs"] = [round(r[tool]["cpu_us_per_envelope"], 2) for r in rounds]
+        out[tool] = row
+    out["cpu_ratio"] = out["bridgescope"]["cpu_s"] / max(1e-9, out["tcpdump"]["cpu_s"])
+    out["cpu_ratio_runs"] = [round(r["cpu_ratio"], 1) for r in rounds]
+    out["size_ratio"] = out["bridgescope"]["bytes"] / max(1, out["tcpdump"]["bytes"])
+    out["runs"] = runs
+    return out
+
+
+def live_once(rate, seconds, deflate, per_message, procs):
     """One traffic run per tool, the same traffic: `procs` generator processes (one
     connection each) sharing `rate` envelopes per second for `seconds`."""
     pairs = int(rate * seconds / 2 / procs)
@@ -182,7 +215,7 @@ def live(rate, seconds, deflate, per_message, procs):
 # 3. proxy --------------------------------------------------------------------------
 
 def load(url, clients, pipeline, seconds):
-    r = subprocess.run([LOAD, url, "--clients", str(clients), "--pipeline", str(pipeline), "--seconds", str(seconds)],
+    r = subprocess.run(pinned("load", [LOAD, url, "--clients", str(clients), "--pipeline", str(pipeline), "--seconds", str(seconds)]),
                        capture_output=True, check=True)
     return json.loads(r.stdout.decode().strip().splitlines()[-1])
 
@@ -199,8 +232,8 @@ def mitm_messages(flows):
 def start_ours(upstream):
     port = free_port()
     archive = os.path.join(TMP, f"proxy-{port}.bsz")
-    p = subprocess.Popen([TOOL, "record", "-o", archive, "--proxy", f"127.0.0.1:{port}", "--upstream", upstream,
-                          "--no-deflate", "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(pinned("server", [TOOL, "record", "-o", archive, "--proxy", f"127.0.0.1:{port}", "--upstream", upstream,
+                                           "--no-deflate", "--quiet"]), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert wait_port(port)
     return p, port, archive
 
@@ -216,8 +249,8 @@ def start_mitm(host_port):
     mitmdump = os.path.join(VENV, "bin", "mitmdump")
     port = free_port()
     flows = os.path.join(TMP, f"flows-{port}.mitm")
-    p = subprocess.Popen([mitmdump, "--mode", f"reverse:http://127.0.0.1:{host_port}", "--listen-host", "127.0.0.1",
-                          "-p", str(port), "-w", flows, "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(pinned("server", [mitmdump, "--mode", f"reverse:http://127.0.0.1:{host_port}", "--listen-host", "127.0.0.1",
+                                           "-p", str(port), "-w", flows, "-q"]), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert wait_port(port, 30)
     return p, port, flows
 
@@ -227,14 +260,14 @@ def finish_mitm(p, flows):
     return dict(cpu_s=cpu, flow_bytes=os.path.getsize(flows), recorded=mitm_messages(flows))
 
 
-def proxy(seconds, rounds):
+def proxy(seconds, lat_rounds, lat_seconds):
     """Throughput (16 clients x 8 in flight): direct, ours, mitmdump, one run each.
     Latency (1 client x 1 in flight): `rounds` rounds alternating direct, ours and
     mitmdump; medians of each path's p50 and p99 (p99 on a shared 2-core machine is
     mostly scheduling noise, so one run says little)."""
     have_mitm = os.path.exists(os.path.join(VENV, "bin", "mitmdump"))
     hp = free_port()
-    host = subprocess.Popen([TOOL, "host", "--listen", f"127.0.0.1:{hp}", "--no-deflate", "--log-level", "error"],
+    host = subprocess.Popen(pinned("server", [TOOL, "host", "--listen", f"127.0.0.1:{hp}", "--no-deflate", "--log-level", "error"]),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert wait_port(hp)
     upstream = f"ws://127.0.0.1:{hp}/bridge"
@@ -251,24 +284,33 @@ def proxy(seconds, rounds):
         log(f"proxy throughput: {row}")
         results.append(row)
 
+        # Latency: direct and proxied runs alternate, in ABBA order (direct first in even
+        # rounds, proxied first in odd ones) so slow drifts of the machine's load hit both
+        # alike; each path's figure is the median over the rounds of its per-run p50/p99,
+        # and "added" is the median of the per-round differences (proxied - direct).
         p, port, archive = start_ours(upstream)
         m = None
         if have_mitm:
             m, mport, flows = start_mitm(hp)
         runs = {"direct": [], "ours": [], "mitmdump": []}
-        for _ in range(rounds):
-            runs["direct"].append(load(upstream, 1, 1, seconds))
-            runs["ours"].append(load(f"ws://127.0.0.1:{port}/bridge", 1, 1, seconds))
-            if m:
-                runs["mitmdump"].append(load(f"ws://127.0.0.1:{mport}/bridge", 1, 1, seconds))
-        row = {"shape": f"latency: 1 client x 1 in flight, median of {rounds} alternating runs"}
+        urls = {"direct": upstream, "ours": f"ws://127.0.0.1:{port}/bridge"}
+        for i in range(lat_rounds):
+            for key in (("direct", "ours") if i % 2 == 0 else ("ours", "direct")):
+                runs[key].append(load(urls[key], 1, 1, lat_seconds))
+            if m and i < max(1, lat_rounds // 2):
+                runs["mitmdump"].append(load(f"ws://127.0.0.1:{mport}/bridge", 1, 1, lat_seconds))
+        row = {"shape": f"latency: 1 client x 1 in flight, median of {lat_rounds} alternating runs of {lat_seconds:g} s"
+                        + (" (pinned: load generator on CPU 0, host and proxy on CPU 1)" if PIN["load"] else "")}
         for key, rs in runs.items():
             if not rs:
                 continue
             row[key] = {"roundTripsPerSecond": int(median([r["roundTripsPerSecond"] for r in rs])),
                         "p50ms": round(median([r["p50ms"] for r in rs]), 3),
                         "p99ms": round(median([r["p99ms"] for r in rs]), 3),
-                        "p99runs": [r["p99ms"] for r in rs]}
+                        "p99runs": [r["p99ms"] for r in rs],
+                        "samples": sum(r["roundTrips"] for r in rs)}
+        row["added_p50ms"] = round(median([o["p50ms"] - d["p50ms"] for o, d in zip(runs["ours"], runs["direct"])]), 3)
+        row["added_p99ms"] = round(median([o["p99ms"] - d["p99ms"] for o, d in zip(runs["ours"], runs["direct"])]), 3)
         row["ours"].update(finish_ours(p, archive))
         if m:
             row["mitmdump"].update(finish_mitm(m, flows))
@@ -303,7 +345,11 @@ def report(a, off, lives, prox):
               f"(gaps {b['gaps']}, errors {b['errors']}) | {b['cpu_s']:.2f} | {b['cpu_us_per_envelope']:.2f} | {b['bytes']:,} |")
         print(f"| tcpdump -w | {t['sent']:,} ({t['rate']:,}) | {t['recorded']} (decoded after) | {t['drops']} | "
               f"{t['cpu_s']:.2f} | {t['cpu_us_per_envelope']:.2f} | {t['bytes']:,} |")
-        print(f"\nCPU per envelope: **{l['cpu_ratio']:.2f}x** tcpdump's; archive **{l['size_ratio'] * 100:.1f}%** of the pcap.\n")
+        print(f"\nCPU per envelope: **{l['cpu_ratio']:.2f}x** tcpdump's; archive **{l['size_ratio'] * 100:.1f}%** of the pcap.")
+        if l.get("runs", 1) > 1:
+            print(f"Medians of {l['runs']} alternating runs; µs per envelope of each run: bridgescope "
+                  f"{b['cpu_us_runs']}, tcpdump {t['cpu_us_runs']}; ratio of each run {l['cpu_ratio_runs']}.")
+        print()
     if prox:
         rows, have_mitm = prox
         print("### Recording proxy vs mitmdump (reverse proxy), reference host upstream\n")
@@ -321,9 +367,10 @@ def report(a, off, lives, prox):
                       f"{rec if rec is not None else '—'} | {size if size else '—'} | {per} |")
         lat = rows[-1]
         if "ours" in lat and "direct" in lat:
-            print(f"\nAdded latency (median p50 / p99 over the direct path): {lat['ours']['p50ms'] - lat['direct']['p50ms']:.3f} / "
-                  f"{lat['ours']['p99ms'] - lat['direct']['p99ms']:.3f} ms; p99 of each run: direct {lat['direct']['p99runs']}, "
-                  f"proxy {lat['ours']['p99runs']}.")
+            print(f"\nAdded latency (median over rounds of proxied - direct, adjacent runs): p50 **{lat['added_p50ms']:.3f} ms**, "
+                  f"p99 **{lat['added_p99ms']:.3f} ms**; difference of the median p99s {lat['ours']['p99ms'] - lat['direct']['p99ms']:.3f} ms; "
+                  f"round trips measured: direct {lat['direct']['samples']:,}, proxy {lat['ours']['samples']:,}; "
+                  f"p99 of each run: direct {lat['direct']['p99runs']}, proxy {lat['ours']['p99runs']}.")
         thr = rows[0]
         if "mitmdump" in thr:
             print(f"Throughput: **{thr['ours']['roundTripsPerSecond'] / max(1, thr['mitmdump']['roundTripsPerSecond']):.1f}x** "
@@ -343,7 +390,13 @@ def main():
     ap.add_argument("--rate", type=float, default=60_000)
     ap.add_argument("--seconds", type=float, default=5)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--live-runs", type=int, default=3, help="alternating bridgescope/tcpdump runs per live load")
+    ap.add_argument("--latency-rounds", type=int, default=6, help="alternating direct/proxied latency runs")
+    ap.add_argument("--latency-seconds", type=float, default=4)
+    ap.add_argument("--pin", action="store_true", help="taskset: load generator on CPU 0, host and proxies on CPU 1")
     a = ap.parse_args()
+    if a.pin:
+        PIN["load"], PIN["server"] = ["taskset", "-c", "0"], ["taskset", "-c", "1"]
     parts = a.only.split(",")
     off = offline(a.runs) if "offline" in parts else None
     lives = []
@@ -351,9 +404,9 @@ def main():
         if os.geteuid() != 0:
             log("live: needs root (libpcap and tcpdump on lo); skipped")
         else:
-            lives = [live(a.rate, a.seconds, True, True, 2), live(a.rate, a.seconds, False, True, 2),
-                     live(a.rate, a.seconds, True, False, 1)]
-    prox = proxy(a.seconds, a.runs) if "proxy" in parts else None
+            lives = [live(a.rate, a.seconds, True, True, 2, a.live_runs), live(a.rate, a.seconds, False, True, 2, a.live_runs),
+                     live(a.rate, a.seconds, True, False, 1, a.live_runs)]
+    prox = proxy(a.seconds, a.latency_rounds, a.latency_seconds) if "proxy" in parts else None
     report(a, off, lives, prox)
     shutil.rmtree(TMP, ignore_errors=True)
 

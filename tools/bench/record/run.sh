@@ -2,6 +2,7 @@
 # Recording benchmarks (issue 6): offline pcap → archive vs tshark, live capture vs
 # tcpdump -w, recording proxy vs mitmdump. Report in Markdown on standard output.
 #   tools/bench/record/run.sh [--only offline,live,proxy] [--rate R] [--seconds S] [--runs N]
+#                             [--live-runs N] [--latency-rounds N] [--latency-seconds S] [--pin]
 # Needs tshark and tcpdump (live part: root); installs mitmproxy into a virtualenv
 # (~/.cache/bridgescope-bench-venv, or $BENCH_VENV) on first use.
 set -euo pipefail

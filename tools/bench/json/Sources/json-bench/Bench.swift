@@ -32,6 +32,18 @@ struct Workload {
     }
 
     /// Parses every envelope once with Foundation's JSONSerialization.
+    /// `JSONValidator` over the same bytes: the recorder's question ("valid?") without
+    /// building values. Returns how many were valid (all of them).
+    func runValidator() -> Int {
+        let validator = JSONValidator()
+        var sum = 0
+        for a in arrays {
+            guard validator.isValid(a) else { fatalError("JSONValidator rejected a benchmark envelope") }
+            sum &+= 1
+        }
+        return sum
+    }
+
     func runFoundation() -> Int {
         var sum = 0
         for d in datas {
@@ -74,4 +86,21 @@ func compare(_ w: Workload, rounds: Int) -> (bridge: Timing, foundation: Timing)
         }
     }
     return (bridge, foundation)
+}
+
+/// The parser against the validator (both BridgeJSON), alternating, `rounds` rounds.
+func compareValidator(_ w: Workload, rounds: Int) -> (parser: Timing, validator: Timing) {
+    var parser = Timing(), validator = Timing()
+    precondition(w.runValidator() == w.arrays.count)
+    _ = w.runBridgeJSON()
+    for r in 0..<rounds {
+        if r % 2 == 0 {
+            parser.seconds.append(measure(w.runBridgeJSON).0)
+            validator.seconds.append(measure(w.runValidator).0)
+        } else {
+            validator.seconds.append(measure(w.runValidator).0)
+            parser.seconds.append(measure(w.runBridgeJSON).0)
+        }
+    }
+    return (parser, validator)
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// json-bench [--envelopes N] [--rounds R] [--seed S] [--only mix|small|captures] [--profile bridge|foundation]
+// json-bench [--envelopes N] [--rounds R] [--seed S] [--only mix|small|captures] [--profile bridge|foundation|validator]
 // Generates a deterministic envelope mix, then parses the same bytes with BridgeJSON and
 // with Foundation's JSONSerialization, R rounds each (alternating), and prints the
 // median MB/s and envelopes/s of each and their ratio, for the whole mix and for its
@@ -24,7 +24,7 @@ while let flag = args.popFirst() {
     case "--only": only = raw
     case "--profile": profile = raw
     default:
-        FileHandle.standardError.write(Data("usage: json-bench [--envelopes N] [--rounds R] [--seed S] [--only mix|small|captures] [--profile bridge|foundation]\n".utf8))
+        FileHandle.standardError.write(Data("usage: json-bench [--envelopes N] [--rounds R] [--seed S] [--only mix|small|captures] [--profile bridge|foundation|validator]\n".utf8))
         exit(2)
     }
 }
@@ -42,7 +42,9 @@ let workloads = [
 if let profile {
     var sum = 0
     for w in workloads where !w.arrays.isEmpty && (only == nil || w.name.hasPrefix(only!)) {
-        for _ in 0..<rounds { sum &+= profile == "foundation" ? w.runFoundation() : w.runBridgeJSON() }
+        for _ in 0..<rounds {
+            sum &+= profile == "foundation" ? w.runFoundation() : profile == "validator" ? w.runValidator() : w.runBridgeJSON()
+        }
     }
     print("profiled \(profile): checksum \(sum)")
     exit(0)
@@ -66,4 +68,14 @@ for w in workloads where !w.arrays.isEmpty && (only == nil || w.name.hasPrefix(o
     let ratio = foundation.median / bridge.median
     print(w.name.padding(toLength: 20, withPad: " ", startingAt: 0) + "  " + cols(bridge) + "  "
           + cols(foundation) + String(format: "  %.2fx", ratio))
+}
+
+// The validating-only scan (JSONValidator) against the parser on the same bytes.
+print("")
+print("workload".padding(toLength: 20, withPad: " ", startingAt: 0) + "  JSONParser MB/s  JSONValidator MB/s  ratio")
+for w in workloads where !w.arrays.isEmpty && (only == nil || w.name.hasPrefix(only!)) {
+    let (parser, validator) = compareValidator(w, rounds: rounds)
+    let mb = Double(w.bytes) / 1e6
+    print(w.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+          + String(format: "  %15.1f  %18.1f  %.2fx", mb / parser.median, mb / validator.median, parser.median / validator.median))
 }
