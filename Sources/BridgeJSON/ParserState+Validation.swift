@@ -247,7 +247,8 @@ extension ParserState {
         throw fail(.unexpectedEnd, at: n, "input ended inside the string that starts at byte \(quote)")
     }
 
-    /// ``parseNumber()`` without the lexeme.
+    /// Checks the number at `i` (RFC 8259 §6 exactly, at most `maxNumberBytes`) and moves
+    /// past it; ``parseNumber()`` keeps the lexeme of what this accepted.
     mutating func skipNumber() throws(JSONError) {
         let start = i
         let n = b.count
