@@ -264,8 +264,8 @@ public final class BridgeHost: Sendable {
 }
 
 extension HostLogLevel {
-    /// The swift-log level.
-    var loggerLevel: Logger.Level {
+    /// The swift-log level (for drivers that log the state machine's entries).
+    public var loggerLevel: Logger.Level {
         switch self {
         case .debug: return .debug
         case .info: return .info

@@ -119,16 +119,3 @@ final class HostConnection: BridgeConnection, @unchecked Sendable {
         logger.log(level: level, "\(e.message)", metadata: metadata)
     }
 }
-
-extension HostLogLevel {
-    /// The swift-log level.
-    var loggerLevel: Logger.Level {
-        switch self {
-        case .debug: return .debug
-        case .info: return .info
-        case .notice: return .notice
-        case .warning: return .warning
-        case .error: return .error
-        }
-    }
-}
