@@ -34,6 +34,8 @@
     return { version: "1.0", correlationId: uuid(), type: type, timestamp: Date.now(), payload: payload };
   }
 
+  var hostReady = false;   // host.ready seen (it may arrive before the journey runs)
+  var readyWaiters = [];
   window.GBGBridge = window.GBGBridge || {};
   window.GBGBridge.receive = function (message) {
     if (!message || typeof message !== "object") { return; }
@@ -49,6 +51,10 @@
       p.resolve(message.payload || {});
     } else if (message.type === "event") {
       var action = message.payload && message.payload.action;
+      if (action === "host.ready") {
+        hostReady = true;
+        readyWaiters.splice(0).forEach(function (f) { f(true); });
+      }
       (eventHandlers[action] || []).forEach(function (f) { f(message.payload.data || {}); });
       (eventHandlers["*"] || []).forEach(function (f) { f(action, message.payload.data || {}); });
     }
@@ -110,11 +116,23 @@
       Journey.log(ok ? "journey complete" : "journey error: " + detail.message, ok ? "ok" : "error");
     },
     sleep: function (ms) { return new Promise(function (r) { setTimeout(r, ms); }); },
-    /** Runs a journey body; any thrown error ends it with journey.error. */
+    /** Resolves true once the host has said host.ready, false after timeoutMs without it. */
+    whenHostReady: function (timeoutMs) {
+      if (hostReady) { return Promise.resolve(true); }
+      return new Promise(function (resolve) {
+        readyWaiters.push(resolve);
+        setTimeout(function () { resolve(false); }, timeoutMs);
+      });
+    },
+    /** Runs a journey body once the host is ready (or 2 s have passed without host.ready,
+     *  for hosts that never send it); any thrown error ends it with journey.error. */
     run: function (name, body) {
-      Journey.event("journey.started", { journey: name });
-      Journey.log("journey " + name + " started (" + (window.BridgeScopeShim ? window.BridgeScopeShim.env : "native") + ")");
-      body().catch(function (e) { Journey.finish(false, { message: String(e && e.message || e) }); });
+      Journey.whenHostReady(2000).then(function (ready) {
+        if (!ready) { Journey.log("no host.ready within 2 s: starting anyway", "info"); }
+        Journey.event("journey.started", { journey: name });
+        Journey.log("journey " + name + " started (" + (window.BridgeScopeShim ? window.BridgeScopeShim.env : "native") + ")");
+        return body();
+      }).catch(function (e) { Journey.finish(false, { message: String(e && e.message || e) }); });
     },
     /** A request that must succeed; throws with the host's error otherwise. */
     must: function (action, data, label) {
