@@ -131,15 +131,7 @@ struct ArchiveLineInterpreter: Sendable {
             out.append(Self.message(seq: r.seq, time: r.time, direction: r.direction, connection: r.connection, bytes: r.payload[...]))
         case .event(let e):
             sequence(e.seq, line, into: &out)
-            counts.events += 1
-            switch e.kind {
-            case .drop: counts.drops += e.count ?? 0
-            case .gap:
-                counts.gaps += 1
-                counts.gapBytes += e.bytes ?? 0
-            case .error: counts.errors += 1
-            default: break
-            }
+            counts.count(e)
             lastTime = e.time
             out.append(.captureEvent(seq: e.seq, time: e.time, connection: e.connection, kind: ArchiveEventSource.kind(of: e), record: e.seq))
         case .trailer(let t):

@@ -71,6 +71,20 @@ public struct ArchiveTrailer: Sendable, Hashable {
         self.endTime = endTime
     }
 
+    /// Counts one event line: `events`, and `drops`, `gaps`/`gapBytes` or `errors` by kind.
+    /// The writer, the reader and the analyzer all count this way, so their totals compare.
+    public mutating func count(_ e: ArchiveEvent) {
+        events += 1
+        switch e.kind {
+        case .drop: drops += e.count ?? 0
+        case .gap:
+            gaps += 1
+            gapBytes += e.bytes ?? 0
+        case .error: errors += 1
+        default: break
+        }
+    }
+
     /// Counts everything but `endTime`, for comparing what was read with what was written.
     public func sameCounts(as other: ArchiveTrailer) -> Bool {
         records == other.records && events == other.events && bytes == other.bytes

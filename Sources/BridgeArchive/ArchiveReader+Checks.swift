@@ -49,15 +49,7 @@ extension ArchiveReader {
             pendingItems.append((.record(r), line))
         case .event(let e):
             sequence(e.seq, line: line)
-            counts.events += 1
-            switch e.kind {
-            case .drop: counts.drops += e.count ?? 0
-            case .gap:
-                counts.gaps += 1
-                counts.gapBytes += e.bytes ?? 0
-            case .error: counts.errors += 1
-            default: break
-            }
+            counts.count(e)
             pendingItems.append((.event(e), line))
         case .trailer(let t):
             if trailer != nil {

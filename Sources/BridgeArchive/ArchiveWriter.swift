@@ -160,15 +160,7 @@ public final class ArchiveWriter {
         var e = event
         e.seq = nextSequence
         encoder.event(e, into: &line)
-        counts.events += 1
-        switch e.kind {
-        case .drop: counts.drops += e.count ?? 0
-        case .gap:
-            counts.gaps += 1
-            counts.gapBytes += e.bytes ?? 0
-        case .error: counts.errors += 1
-        default: break
-        }
+        counts.count(e)
         return try commitLine()
     }
 
