@@ -2,34 +2,10 @@ extension ParserState {
     /// Parses a string; `i` is at the opening quote. Leaves `i` after the closing quote.
     mutating func parseString() throws(JSONError) -> String {
         let quote = i
-        let start = i + 1
-        var j = start
-        let n = b.count
-        // Fast scan: find the closing quote, validating as we go, without allocating;
-        // plain ASCII goes eight bytes at a time.
-        while j < n {
-            while j &+ 8 <= n && plainStringBytes8(at: j) { j &+= 8 }
-            guard j < n else { break }
-            let c = b[j]
-            if c == UInt8(ascii: "\"") { break }
-            if c == UInt8(ascii: "\\") { return try parseEscapedString(quote: quote, prefixEnd: j) }
-            if c < 0x20 {
-                throw fail(.controlCharacter, at: j, "unescaped control character \(describe(c)) in a string: write it as an escape such as \\n or \\u00XX")
-            }
-            if c < 0x80 {
-                j += 1
-            } else {
-                let len = utf8SequenceLength(at: j)
-                guard len > 0 else { throw invalidUTF8(at: j) }
-                j += len
-            }
-        }
-        guard j < n else { throw fail(.unexpectedEnd, at: n, "input ended inside the string that starts at byte \(quote)") }
-        guard j - start <= limits.maxStringBytes else {
-            throw fail(.stringTooLong, at: quote, "string of \(j - start) bytes is over the limit of \(limits.maxStringBytes) bytes")
-        }
+        let (j, escaped) = try scanPlainString(quote: quote)
+        if escaped { return try parseEscapedString(quote: quote, prefixEnd: j) }
         i = j + 1
-        return String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<j]), as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: b[(quote + 1)..<j]), as: UTF8.self)
     }
 
     /// The slow path: the string holds escapes. `prefixEnd` is the first backslash.

@@ -146,12 +146,24 @@ extension ParserState {
     /// ``parseString()`` without the copy.
     mutating func skipString() throws(JSONError) {
         let quote = i
-        let start = i + 1
+        let (j, escaped) = try scanPlainString(quote: quote)
+        if escaped { return try skipEscapedString(quote: quote, prefixEnd: j) }
+        i = j + 1
+    }
+
+    /// The plain part of the string whose opening quote is at `quote`, shared by
+    /// ``parseString()`` and ``skipString()``: returns the index of the closing quote
+    /// (`escaped` false, the length limit checked) or of the first backslash (`escaped`
+    /// true; the escaped path checks the limit). Throws for a control character, invalid
+    /// UTF-8 or the end of the input. Eight bytes at a time, jumping straight to the
+    /// first byte that is not plain content.
+    @inline(__always)
+    func scanPlainString(quote: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
+        let start = quote + 1
         var j = start
         let n = b.count
         while j < n {
             if j &+ 8 <= n {
-                // Eight bytes at a time; on a special byte, jump straight to it.
                 let special = specialStringBytes8(at: j)
                 if special == 0 {
                     j &+= 8
@@ -161,7 +173,7 @@ extension ParserState {
             }
             let c = b[j]
             if c == UInt8(ascii: "\"") { break }
-            if c == UInt8(ascii: "\\") { return try skipEscapedString(quote: quote, prefixEnd: j) }
+            if c == UInt8(ascii: "\\") { return (j, true) }
             if c < 0x20 {
                 throw fail(.controlCharacter, at: j, "unescaped control character \(describe(c)) in a string: write it as an escape such as \\n or \\u00XX")
             }
@@ -177,7 +189,7 @@ extension ParserState {
         guard j - start <= limits.maxStringBytes else {
             throw fail(.stringTooLong, at: quote, "string of \(j - start) bytes is over the limit of \(limits.maxStringBytes) bytes")
         }
-        i = j + 1
+        return (j, false)
     }
 
     /// The SWAR test of ``plainStringBytes8(at:)`` as a mask: the high bit of each byte
