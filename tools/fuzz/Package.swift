@@ -19,10 +19,12 @@ let package = Package(
         .package(name: "bridgescope", path: "../.."),
     ],
     targets: [
-        .executableTarget(name: "fuzz-json", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
-        .executableTarget(name: "fuzz-envelope", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
-        .executableTarget(name: "fuzz-host", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
-        .executableTarget(name: "fuzz-archive", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
-        .executableTarget(name: "fuzz-websocket", dependencies: [.product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
+        // The entry into libFuzzer shared by the shims.
+        .target(name: "LibFuzzerDriver", swiftSettings: shim),
+        .executableTarget(name: "fuzz-json", dependencies: ["LibFuzzerDriver", .product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
+        .executableTarget(name: "fuzz-envelope", dependencies: ["LibFuzzerDriver", .product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
+        .executableTarget(name: "fuzz-host", dependencies: ["LibFuzzerDriver", .product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
+        .executableTarget(name: "fuzz-archive", dependencies: ["LibFuzzerDriver", .product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
+        .executableTarget(name: "fuzz-websocket", dependencies: ["LibFuzzerDriver", .product(name: "BridgeFuzz", package: "bridgescope")], swiftSettings: shim, linkerSettings: link),
     ]
 )

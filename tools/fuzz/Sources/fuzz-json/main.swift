@@ -1,18 +1,5 @@
 import BridgeFuzz
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
-
-/// libFuzzer's driver (compiler-rt). SwiftPM links this executable's own `main` (the top
-/// level code below), so that code hands the process over to libFuzzer.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
-@_silgen_name("LLVMFuzzerMutate")
-func LLVMFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int) -> Int
+import LibFuzzerDriver
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -23,9 +10,7 @@ public func fuzzTest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// Half libFuzzer's own byte mutations, half the structure-aware message mutator.
 @_cdecl("LLVMFuzzerCustomMutator")
 public func fuzzMutate(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
-    seed & 1 == 0 ? LLVMFuzzerMutate(data, size, maxSize) : FuzzHarness.mutateMessage(data, size, maxSize, seed)
+    seed & 1 == 0 ? libFuzzerMutate(data, size, maxSize) : FuzzHarness.mutateMessage(data, size, maxSize, seed)
 }
 
-var arguments = CommandLine.argc
-var argumentValues = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&arguments, &argumentValues, fuzzTest))
+runLibFuzzer(fuzzTest)
