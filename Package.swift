@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // bridgescope: records, analyzes, replays and fuzzes GBGBridge envelope traffic.
-// Module map and dependency rules: README.md ("Modules") and ../shared/ARCHITECTURE.md.
+// Module map and dependency rules: README.md ("Modules").
 import PackageDescription
 
 let strict: [SwiftSetting] = [

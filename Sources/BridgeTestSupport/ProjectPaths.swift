@@ -1,6 +1,6 @@
 import Foundation
 
-/// Paths tests need: the project root, shared test data, the built CLI.
+/// Paths tests need: the project root, the test fixtures from outside, the built CLI.
 public enum ProjectPaths {
     /// The package root (the folder holding Package.swift).
     public static let root: URL = {
@@ -10,8 +10,24 @@ public enum ProjectPaths {
         return url
     }()
 
-    /// `../shared/testdata` beside the project root.
-    public static let sharedTestData: URL = root.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+    /// `Tests/Fixtures`: the corpora from outside the project (JSONTestSuite, tcpdump's
+    /// captures, real WebSocket captures), with their licences (`Tests/Fixtures/README.md`).
+    public static let fixtures: URL = root.appendingPathComponent("Tests/Fixtures")
+
+    /// The fixture at `relativePath` under `Tests/Fixtures`; throws ``MissingFixture``
+    /// naming the path when it does not exist, so a test fails rather than skips.
+    public static func fixture(_ relativePath: String) throws -> URL {
+        let url = fixtures.appendingPathComponent(relativePath)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw MissingFixture(path: url.path) }
+        return url
+    }
+
+    /// The sorted names in the fixture folder `relativePath` that start with `prefix`;
+    /// throws ``MissingFixture`` when the folder is absent.
+    public static func fixtureNames(in relativePath: String, prefix: String = "") throws -> [String] {
+        let dir = try fixture(relativePath)
+        return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(prefix) }.sorted()
+    }
 
     /// The debug build of the `bridgescope` executable (built by `swift build` before tests).
     public static var binary: URL {
@@ -22,6 +38,17 @@ public enum ProjectPaths {
             if FileManager.default.isExecutableFile(atPath: u.path) { return u }
         }
         return root.appendingPathComponent(candidates[0])
+    }
+}
+
+/// A test fixture that is not where the tests expect it.
+public struct MissingFixture: Error, CustomStringConvertible {
+    /// The absolute path that does not exist.
+    public var path: String
+    /// Names the path and what to do.
+    public var description: String {
+        "test fixture missing: \(path) (the corpora from outside the project live in Tests/Fixtures, "
+            + "see Tests/Fixtures/README.md; restore them with `git checkout -- Tests/Fixtures`)"
     }
 }
 

@@ -16,13 +16,13 @@ struct PcapRecordingSourceTests {
     }
 
     @Test func theRealCapturesGiveTheirReadmeCounts() throws {
-        let (chrome, chromeTrailer, _) = try Self.record(TestData.websocket.appendingPathComponent("chrome_ws.pcap").path)
+        let (chrome, chromeTrailer, _) = try Self.record(TestData.websocketCapture("chrome_ws.pcap"))
         #expect(chrome.webToHost.count == 1 && chrome.hostToWeb.count == 1)
         #expect(chromeTrailer.records == 2)
         #expect(chrome.events(.open).count == 1 && chrome.events(.close).count == 1)
         #expect(String(decoding: chrome.webToHost[0], as: UTF8.self).hasPrefix(#"{"version":"1.0""#))
 
-        let (bulk, bulkTrailer, _) = try Self.record(TestData.websocket.appendingPathComponent("bulk_deflate.pcap").path)
+        let (bulk, bulkTrailer, _) = try Self.record(TestData.websocketCapture("bulk_deflate.pcap"))
         #expect(bulkTrailer.records == 50_000)
         #expect(bulk.webToHost.count == 25_000 && bulk.hostToWeb.count == 25_000)
         #expect(bulkTrailer.gaps == 0 && bulkTrailer.errors == 0 && bulkTrailer.drops == 0)

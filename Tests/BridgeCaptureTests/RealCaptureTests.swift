@@ -5,7 +5,7 @@ import Testing
 /// The real Chromium and Python captures decode to exactly the counts in their README.
 struct RealCaptureTests {
     @Test func chromiumCaptureHasTwoMessages() throws {
-        let (out, decoder) = try TestData.decode(TestData.websocket.appendingPathComponent("chrome_ws.pcap").path)
+        let (out, decoder) = try TestData.decode(TestData.websocketCapture("chrome_ws.pcap"))
         let messages = out.messages
         #expect(messages.count == 2)
         try #require(messages.count == 2)
@@ -17,7 +17,7 @@ struct RealCaptureTests {
     }
 
     @Test func bulkDeflateCaptureHasFiftyThousandMessages() throws {
-        let (out, decoder) = try TestData.decode(TestData.websocket.appendingPathComponent("bulk_deflate.pcap").path)
+        let (out, decoder) = try TestData.decode(TestData.websocketCapture("bulk_deflate.pcap"))
         let messages = out.messages
         #expect(messages.count == 50_000)
         #expect(messages.filter { $0.direction == "w2h" }.count == 25_000)

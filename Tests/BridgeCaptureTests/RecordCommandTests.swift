@@ -50,7 +50,7 @@ struct RecordCommandTests {
         try #require(Self.tool != nil, "run `swift build` first")
         let out = temporaryPath("cli-read.bsz")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try runBridgescope(["record", "-o", out, "--read", TestData.websocket.appendingPathComponent("chrome_ws.pcap").path,
+        let result = try runBridgescope(["record", "-o", out, "--read", TestData.websocketCapture("chrome_ws.pcap"),
                                          "--redact", "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
         let reader = try ArchiveReader(path: out)

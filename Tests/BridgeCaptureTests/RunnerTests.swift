@@ -20,7 +20,7 @@ struct RunnerTests {
 
     @Test func countStopsAfterThatManyMessages() throws {
         var messages = 0
-        let summary = try CaptureRunner(source: .file(TestData.websocket.appendingPathComponent("bulk_deflate.pcap").path),
+        let summary = try CaptureRunner(source: .file(TestData.websocketCapture("bulk_deflate.pcap")),
                                         options: CaptureRunOptions(maxMessages: 10)).run { if case .message = $0 { messages += 1 } }
         #expect(messages == 10)
         #expect(summary.stopReason == "count reached")

@@ -1,4 +1,5 @@
 import BridgeCapture
+import BridgeTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,8 @@ struct TcpdumpCorpusTests {
     }()
 
     @Test func everyFileIsReadWithoutCrashOrHang() throws {
-        try #require(Self.files.count >= 800, "tcpdump test captures not found under \(TestData.tcpdumpTests.path)")
+        _ = try ProjectPaths.fixture("pcaps-tcpdump/tests")
+        try #require(Self.files.count >= 800, "tcpdump test captures missing under \(TestData.tcpdumpTests.path)")
         var opened = 0, failedToOpen = 0, damaged = 0, packets = 0, messages = 0, malformed = 0
         var messageFiles: [String] = []
         var unsupported = 0, errorEvents = 0

@@ -2,10 +2,17 @@ import BridgeCapture
 import BridgeTestSupport
 import Foundation
 
-/// Paths of shared captures and a helper that decodes a whole file.
+/// Paths of the fixture captures (`Tests/Fixtures`) and a helper that decodes a whole file.
 enum TestData {
-    static let websocket = ProjectPaths.sharedTestData.appendingPathComponent("pcaps-websocket")
-    static let tcpdumpTests = ProjectPaths.sharedTestData.appendingPathComponent("pcaps-tcpdump/tests")
+    /// `Tests/Fixtures/pcaps-websocket` (need not exist: use ``websocketCapture(_:)``).
+    static let websocket = ProjectPaths.fixtures.appendingPathComponent("pcaps-websocket")
+    /// `Tests/Fixtures/pcaps-tcpdump/tests`.
+    static let tcpdumpTests = ProjectPaths.fixtures.appendingPathComponent("pcaps-tcpdump/tests")
+
+    /// The path of a real WebSocket capture; throws naming the path when it is absent.
+    static func websocketCapture(_ name: String) throws -> String {
+        try ProjectPaths.fixture("pcaps-websocket/" + name).path
+    }
 
     /// Decodes every packet of `path` and finishes; returns outputs and the decoder.
     static func decode(_ path: String, limits: CaptureLimits = .default) throws -> (outputs: [CaptureOutput], decoder: CaptureDecoder) {

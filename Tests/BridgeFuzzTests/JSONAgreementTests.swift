@@ -7,14 +7,13 @@ import Testing
 /// JSONTestSuite file and a set of hand-written probes either agree or fall under a
 /// documented difference (docs/FUZZING.md §"Known differences").
 @Suite struct JSONAgreementTests {
-    static let suite = ProjectPaths.sharedTestData.appendingPathComponent("JSONTestSuite/test_parsing")
-
     @Test func everyJSONTestSuiteFileAgreesOrIsAKnownDifference() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.suite.path).sorted()
+        let suite = try ProjectPaths.fixture("JSONTestSuite/test_parsing")
+        let names = try ProjectPaths.fixtureNames(in: "JSONTestSuite/test_parsing")
         #expect(names.count > 300)
         var byDifference: [String: [String]] = [:]
         for name in names {
-            let data = try Data(contentsOf: Self.suite.appendingPathComponent(name))
+            let data = try Data(contentsOf: suite.appendingPathComponent(name))
             let v = JSONAgreement.verdict([UInt8](data))
             if !v.agree {
                 byDifference[v.explanation?.rawValue ?? "UNEXPLAINED", default: []].append(name)

@@ -1,12 +1,14 @@
 import BridgeJSON
+import BridgeTestSupport
 import Testing
 
-/// Runs every parsing case of nst/JSONTestSuite from `../shared/testdata`.
+/// Runs every parsing case of nst/JSONTestSuite from `Tests/Fixtures`.
 struct JSONTestSuiteTests {
     static func files(prefix: String) -> [String] { Fixtures.suiteFiles(prefix: prefix) }
     static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.suiteBytes(name) }
 
-    @Test func suiteIsPresent() {
+    @Test func suiteIsPresent() throws {
+        _ = try ProjectPaths.fixture(Fixtures.testParsing)
         #expect(Self.files(prefix: "y_").count == 95)
         #expect(Self.files(prefix: "n_").count == 188)
         #expect(Self.files(prefix: "i_").count == 35)

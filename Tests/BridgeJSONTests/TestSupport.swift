@@ -1,25 +1,24 @@
 import BridgeJSON
+import BridgeTestSupport
 import Foundation
 import Testing
 
 /// Shared helpers for the BridgeJSON tests.
 enum Fixtures {
-    /// `../shared/testdata/JSONTestSuite/test_parsing`, derived from this file's path.
-    static let testParsing: URL = {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/testdata/JSONTestSuite/test_parsing")
-    }()
+    /// `Tests/Fixtures/JSONTestSuite/test_parsing` (the project's copy, with its licence).
+    static let testParsing = "JSONTestSuite/test_parsing"
 
     /// JSONTestSuite file names with `prefix`, sorted.
+    /// An absent folder gives no names here (a test's argument list cannot throw);
+    /// `JSONTestSuiteTests.suiteIsPresent` then fails naming the missing path.
     static func suiteFiles(prefix: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: testParsing.path)) ?? []
-        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }.sorted()
+        let names = (try? ProjectPaths.fixtureNames(in: testParsing, prefix: prefix)) ?? []
+        return names.filter { $0.hasSuffix(".json") }
     }
 
     /// The bytes of one JSONTestSuite file.
     static func suiteBytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: testParsing.appendingPathComponent(name)))
+        [UInt8](try Data(contentsOf: ProjectPaths.fixture(testParsing + "/" + name)))
     }
 
     /// A realistic response envelope (PROTOCOL.md §1, §3) over several lines, with

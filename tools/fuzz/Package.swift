@@ -6,7 +6,7 @@
 // BridgeProtocol, BridgeHost, BridgeArchive, BridgeWebSocket) for libFuzzer and ASan, and
 // nothing else; the shims below are instrumented and linked with libFuzzer and ASan.
 // Without it the targets would link libFuzzer and see no coverage: tools/nightly-fuzz.sh
-// checks that coverage grows (and see ../shared/FIELD-NOTES.md).
+// checks that coverage grows (see docs/FUZZING.md).
 import PackageDescription
 
 let shim: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-sanitize=fuzzer,address"])]

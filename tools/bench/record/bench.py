@@ -33,7 +33,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(ROOT, ".build", "release", "bridgescope")
 LOAD = os.path.join(ROOT, "tools", "bench", "server", ".build", "release", "ws-load")
-PCAPS = os.path.join(ROOT, "..", "shared", "testdata", "pcaps-websocket")
+PCAPS = os.path.join(ROOT, "Tests", "Fixtures", "pcaps-websocket")
 VENV = os.environ.get("BENCH_VENV", os.path.expanduser("~/.cache/bridgescope-bench-venv"))
 TMP = tempfile.mkdtemp(prefix="bench-record-")
 
