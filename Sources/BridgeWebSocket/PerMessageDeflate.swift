@@ -11,6 +11,8 @@ public struct DeflateError: Error, Sendable, Hashable, CustomStringConvertible {
         case corrupt
         /// zlib failed otherwise.
         case zlib
+        /// The message inflates more than the allowed ratio (a deflate bomb).
+        case tooCompressed
     }
     /// What went wrong.
     public var kind: Kind
@@ -47,22 +49,43 @@ public final class PerMessageDeflate {
 
     /// Inflates one received message (RFC 7692 §7.2.2: append 00 00 FF FF, inflate).
     public func inflate(_ payload: [UInt8]) throws(DeflateError) -> [UInt8] {
+        var job = beginInflating(payload)
+        while true {
+            if let message = try continueInflating(&job, slice: Int.max) { return message }
+        }
+    }
+
+    /// Starts inflating one received message, to be continued in slices with
+    /// ``continueInflating(_:slice:maxRatio:)`` (a large message then never holds the
+    /// event loop for more than one slice). Messages must be inflated one at a time, in order.
+    public func beginInflating(_ payload: [UInt8]) -> Inflation {
         var input = ByteBuffer(bytes: payload)
         input.writeBytes(Self.tail)
         var output = ByteBuffer()
         output.reserveCapacity(min(max(payload.count * 4, 256), maxMessageBytes + 1))
-        var finalBlock = false
+        return Inflation(input: input, output: output, compressedBytes: payload.count)
+    }
+
+    /// Inflates about `slice` more bytes of `job`: the message when it is complete, nil
+    /// when more slices are needed. `maxRatio` refuses a message of more than 1 MiB whose
+    /// inflated size exceeds that multiple of its compressed size (``DeflateError/Kind/tooCompressed``).
+    public func continueInflating(_ job: inout Inflation, slice: Int, maxRatio: Int? = nil) throws(DeflateError) -> [UInt8]? {
+        let sliceEnd = job.output.readableBytes > Int.max - slice ? Int.max : job.output.readableBytes + slice
         while true {
-            let before = (input.readableBytes, output.writerIndex)
+            let before = (job.input.readableBytes, job.output.writerIndex)
             do {
-                try inflater.inflate(from: &input, to: &output)
-                if input.readableBytes == 0 { break }
-                if before == (input.readableBytes, output.writerIndex) {
+                if job.output.writableBytes == 0 {
+                    if job.output.readableBytes >= sliceEnd { return nil }
+                    throw CompressNIOError.bufferOverflow
+                }
+                try inflater.inflate(from: &job.input, to: &job.output)
+                if job.input.readableBytes == 0 { break }
+                if before == (job.input.readableBytes, job.output.writerIndex) {
                     // No progress with input left: the sender ended the DEFLATE stream
                     // (a BFINAL block, allowed by RFC 7692 §7.2.3.3). Only our own
                     // 00 00 FF FF tail may follow it.
-                    finalBlock = true
-                    if input.readableBytes > Self.tail.count {
+                    job.finalBlock = true
+                    if job.input.readableBytes > Self.tail.count {
                         throw DeflateError(kind: .corrupt, description: "data after the final DEFLATE block")
                     }
                     break
@@ -70,10 +93,18 @@ public final class PerMessageDeflate {
             } catch let e as DeflateError {
                 throw e
             } catch let e as CompressNIOError where e == .bufferOverflow {
-                if output.readableBytes > maxMessageBytes {
+                if job.output.readableBytes > maxMessageBytes {
                     throw DeflateError(kind: .tooLarge, description: "inflated message over the limit of \(maxMessageBytes) bytes")
                 }
-                output.reserveCapacity(min(output.capacity * 2, maxMessageBytes + 1024))
+                if let maxRatio, job.output.readableBytes > 1 << 20,
+                   job.output.readableBytes / max(1, job.compressedBytes) > maxRatio {
+                    throw DeflateError(kind: .tooCompressed,
+                                       description: "message inflates more than \(maxRatio) times its compressed size of \(job.compressedBytes) bytes")
+                }
+                if job.output.readableBytes >= sliceEnd { return nil }
+                let grow = min(max(job.output.capacity, 4096), maxMessageBytes + 1024 - job.output.readableBytes,
+                               sliceEnd - job.output.readableBytes)
+                job.output.reserveCapacity(minimumWritableBytes: max(grow, 1024))
             } catch let e as CompressNIOError where e == .inputBufferOverflow {
                 break
             } catch let e as CompressNIOError where e == .corruptData {
@@ -82,13 +113,13 @@ public final class PerMessageDeflate {
                 throw DeflateError(kind: .zlib, description: "inflate failed: \(error)")
             }
         }
-        if output.readableBytes > maxMessageBytes {
+        if job.output.readableBytes > maxMessageBytes {
             throw DeflateError(kind: .tooLarge, description: "inflated message over the limit of \(maxMessageBytes) bytes")
         }
         let peerResets = isServer ? agreement.clientNoContextTakeover : agreement.serverNoContextTakeover
         // After a final block the stream is over: the next message starts a new one.
-        if peerResets || finalBlock { try? inflater.reset() }
-        return output.readBytes(length: output.readableBytes) ?? []
+        if peerResets || job.finalBlock { try? inflater.reset() }
+        return job.output.readBytes(length: job.output.readableBytes) ?? []
     }
 
     /// Deflates one message to send (sync flush, trailing 00 00 FF FF removed).
@@ -113,4 +144,24 @@ public final class PerMessageDeflate {
         if resets { try? deflater.reset() }
         return bytes
     }
+}
+
+/// A message being inflated by ``PerMessageDeflate/continueInflating(_:slice:maxRatio:)``.
+public struct Inflation {
+    fileprivate var input: ByteBuffer
+    fileprivate var output: ByteBuffer
+    /// Size of the compressed payload.
+    public let compressedBytes: Int
+    fileprivate var finalBlock = false
+
+    fileprivate init(input: ByteBuffer, output: ByteBuffer, compressedBytes: Int) {
+        self.input = input
+        self.output = output
+        self.compressedBytes = compressedBytes
+    }
+
+    /// Bytes held for the output so far (its buffer's capacity).
+    public var heldBytes: Int { output.capacity + input.capacity }
+    /// Bytes inflated so far.
+    public var inflatedBytes: Int { output.readableBytes }
 }
