@@ -28,21 +28,45 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
     private var closeCode: CloseCode?
     private var queuedBytes = 0
 
-    init(maxMessageBytes: Int, codec: PerMessageDeflate?, onMessage: @escaping ([UInt8]) -> Void,
+    /// A deflated message over 1 MiB may inflate to at most this multiple of its size (as the server).
+    static let maxInflationRatio = 100
+
+    private let budget: MemoryBudget
+    private var account: MemoryBudget.Account?
+
+    init(maxMessageBytes: Int, codec: PerMessageDeflate?, budget: MemoryBudget, onMessage: @escaping ([UInt8]) -> Void,
          onClose: @escaping (CloseCode?, String) -> Void) {
         assembler = MessageAssembler(maxMessageBytes: maxMessageBytes, deflate: codec != nil, requireMasking: false)
         self.codec = codec
+        self.budget = budget
         self.onMessage = onMessage
         self.onClose = onClose
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        let channel = context.channel
+        account = budget.account(evict: { channel.pipeline.fireUserInboundEventTriggered(Evict()) })
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        account?.close()
     }
+
+    /// The memory budget wants this connection's bytes back.
+    private struct Evict: Sendable {}
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is Evict {
+            close(.tryAgainLater, reason: "proxy memory budget needed elsewhere (\(account?.held ?? 0) bytes held toward the upstream)")
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// Bytes held: the fragmented message and the queue toward the upstream.
+    private func holding(_ extra: Int = 0) -> Int { assembler.bufferedByteCount + queuedBytes + extra }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
@@ -52,6 +76,9 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
                                                   masked: frame.maskKey != nil)
         if let failure = assembler.check(header: header, payloadLength: frame.length) {
             return perform(failure, context: context)
+        }
+        if let account, !account.request(holding(frame.length)) {
+            return close(.tryAgainLater, reason: "proxy memory budget exhausted by a \(frame.length)-byte upstream frame")
         }
         var payload = frame.unmaskedData
         perform(assembler.receive(header: header, payload: payload.readBytes(length: payload.readableBytes) ?? []), context: context)
@@ -64,6 +91,9 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
         case .ping(let payload):
             write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: context.channel.allocator.buffer(bytes: payload)))
         case .peerClosed(let code, _):
+            if let code, !code.isValidOnWire {
+                return close(.protocolError, reason: "upstream sent close code \(code.rawValue), not allowed on the wire")
+            }
             closeCode = code
             close(code == .goingAway ? .goingAway : .normal, reason: "upstream closed")
         case .fail(let code, let reason):
@@ -71,10 +101,23 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
         case .message(_, let compressed, let payload):
             var message = payload
             if compressed, let codec {
-                do { message = try codec.inflate(payload) } catch {
-                    return close(error.kind == .tooLarge ? .messageTooBig : .invalidPayload, reason: "upstream message: \(error)")
+                do {
+                    var job = codec.beginInflating(payload)
+                    while true {
+                        if let out = try codec.continueInflating(&job, slice: 1 << 20, maxRatio: Self.maxInflationRatio) {
+                            message = out
+                            break
+                        }
+                        if let account, !account.request(holding(job.heldBytes + (1 << 20))) {
+                            return close(.tryAgainLater, reason: "proxy memory budget exhausted inflating an upstream message")
+                        }
+                    }
+                } catch {
+                    let tooBig = error.kind == .tooLarge || error.kind == .tooCompressed
+                    return close(tooBig ? .messageTooBig : .invalidPayload, reason: "upstream message: \(error)")
                 }
             }
+            account?.force(holding())
             onMessage(message)
         }
     }
@@ -103,8 +146,12 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
             context.close(promise: nil)
             return
         }
+        account?.force(holding())
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in loopBound.value.queuedBytes -= size }
+        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in
+            loopBound.value.queuedBytes -= size
+            loopBound.value.account?.force(loopBound.value.holding())
+        }
     }
 
     /// Sends a close frame with `code`, then closes the channel.
@@ -143,8 +190,19 @@ enum ProxyUpstream {
     enum Upgrade {
         /// Upgraded: the handler is in the pipeline.
         case upgraded(ProxyUpstreamHandler)
-        /// The host answered without upgrading (wrong path, origin refused).
-        case refused
+        /// The host did not upgrade: why, as a sentence for the archive's `error` event.
+        case refused(String)
+    }
+
+    /// The upstream accepted the connection but did not complete the upgrade in time.
+    struct UpgradeTimeout: Error, CustomStringConvertible {
+        var seconds: Double
+        var connected: Bool
+        var description: String {
+            connected ? "connected but no answer to the WebSocket upgrade within \(Self.format(seconds)) s"
+                : "no TCP connection within \(Self.format(seconds)) s"
+        }
+        static func format(_ s: Double) -> String { s == s.rounded() ? "\(Int(s))" : "\(s)" }
     }
 
     /// Connects to `url` on `eventLoop`, upgrades (offering permessage-deflate when
@@ -165,7 +223,9 @@ enum ProxyUpstream {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let requester = UpgradeRequester(head: head, deflate: deflate) { outcome.value.finish(.success(.refused)) }
+                    let requester = UpgradeRequester(head: head, deflate: deflate) { status in
+                        outcome.value.finish(.success(.refused("answered HTTP \(status) instead of upgrading (wrong path, or the page's Origin is not allowed there)")))
+                    }
                     let bound = NIOLoopBound(requester, eventLoop: channel.eventLoop)
                     let upgrader = NIOWebSocketClientUpgrader(
                         maxFrameSize: maxMessageBytes, automaticErrorHandling: true,
@@ -190,23 +250,39 @@ enum ProxyUpstream {
                     try channel.pipeline.syncOperations.addHandler(requester)
                 }
             }
+        // One deadline for connecting and upgrading: an upstream that accepts the TCP
+        // connection and never answers must not hold the page (issue 20: it did, 120 s).
+        let connection = NIOLoopBoundBox<Channel?>(nil, eventLoop: eventLoop)
+        let deadline = eventLoop.scheduleTask(in: timeout) {
+            let connected = connection.value != nil
+            outcome.value.finish(.failure(UpgradeTimeout(seconds: Double(timeout.nanoseconds) / 1e9, connected: connected)))
+            connection.value?.close(promise: nil)
+        }
         bootstrap.connect(host: url.host, port: url.port).whenComplete { result in
             switch result {
             case .failure(let error):
+                deadline.cancel()
                 outcome.value.finish(.failure(error))
             case .success(let channel):
-                channel.closeFuture.whenComplete { _ in outcome.value.finish(.success(.refused)) }
+                connection.value = channel
+                channel.closeFuture.whenComplete { _ in
+                    deadline.cancel()
+                    outcome.value.finish(.success(.refused("closed the connection before completing the WebSocket upgrade")))
+                }
             }
         }
+        outcome.value.onFinish = { deadline.cancel() }
     }
 
     /// Calls its closure once.
     private final class Outcome {
         private var done: ((Result<Upgrade, Error>) -> Void)?
+        var onFinish: (() -> Void)?
         init(_ done: @escaping (Result<Upgrade, Error>) -> Void) { self.done = done }
         func finish(_ result: Result<Upgrade, Error>) {
             let d = done
             done = nil
+            if d != nil { onFinish?(); onFinish = nil }
             d?(result)
         }
     }
@@ -219,9 +295,9 @@ private final class UpgradeRequester: ChannelInboundHandler, RemovableChannelHan
     typealias OutboundOut = HTTPClientRequestPart
 
     private var head: HTTPRequestHead
-    private let refused: () -> Void
+    private let refused: (String) -> Void
 
-    init(head: HTTPRequestHead, deflate: Bool, refused: @escaping () -> Void) {
+    init(head: HTTPRequestHead, deflate: Bool, refused: @escaping (String) -> Void) {
         self.head = head
         if deflate { self.head.headers.add(name: "Sec-WebSocket-Extensions", value: "permessage-deflate; client_max_window_bits") }
         self.refused = refused
@@ -246,7 +322,11 @@ private final class UpgradeRequester: ChannelInboundHandler, RemovableChannelHan
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        refused()
+        if case .head(let response) = unwrapInboundIn(data) {
+            refused("\(response.status.code)")
+        } else {
+            refused("without a status line")
+        }
         context.close(promise: nil)
     }
 }

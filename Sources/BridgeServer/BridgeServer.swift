@@ -50,10 +50,13 @@ public final class BridgeServer: Sendable {
         state.withLockedValue { $0.shutdownHooks.append(hook) }
     }
 
-    /// Creates a server; nothing is bound until ``start()``.
-    public init(configuration: BridgeServerConfiguration, logger: Logger, factory: @escaping BridgeConnectionFactory) {
+    /// Creates a server; nothing is bound until ``start()``. `memoryBudget` shares a budget
+    /// with other parts of the process (the recording proxy's upstream connections);
+    /// nil makes one of ``BridgeServerConfiguration/memoryBudget`` bytes.
+    public init(configuration: BridgeServerConfiguration, memoryBudget: MemoryBudget? = nil, logger: Logger,
+                factory: @escaping BridgeConnectionFactory) {
         self.configuration = configuration
-        self.memoryBudget = MemoryBudget(limit: configuration.memoryBudget)
+        self.memoryBudget = memoryBudget ?? MemoryBudget(limit: configuration.memoryBudget)
         self.factory = factory
         self.logger = logger
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
