@@ -72,45 +72,53 @@ public final class PerMessageDeflate {
     public func continueInflating(_ job: inout Inflation, slice: Int, maxRatio: Int? = nil) throws(DeflateError) -> [UInt8]? {
         let sliceEnd = job.output.readableBytes > Int.max - slice ? Int.max : job.output.readableBytes + slice
         while true {
-            let before = (job.input.readableBytes, job.output.writerIndex)
+            if job.output.readableBytes >= sliceEnd { return nil }
+            let before = (job.input.readableBytes, job.output.readableBytes)
+            // Small messages inflate straight into `output`; once it is full, through a
+            // scratch buffer of at most one slice, so one call never writes more than that
+            // (ByteBuffer grows by doubling: its free space would make slices double too).
+            let direct = !job.scratching
+            var overflow = false
             do {
-                if job.output.writableBytes == 0 {
-                    if job.output.readableBytes >= sliceEnd { return nil }
-                    throw CompressNIOError.bufferOverflow
+                if direct {
+                    try inflater.inflate(from: &job.input, to: &job.output)
+                } else {
+                    job.scratch.clear()
+                    defer { job.output.writeBuffer(&job.scratch) }
+                    try inflater.inflate(from: &job.input, to: &job.scratch)
                 }
-                try inflater.inflate(from: &job.input, to: &job.output)
-                if job.input.readableBytes == 0 { break }
-                if before == (job.input.readableBytes, job.output.writerIndex) {
-                    // No progress with input left: the sender ended the DEFLATE stream
-                    // (a BFINAL block, allowed by RFC 7692 §7.2.3.3). Only our own
-                    // 00 00 FF FF tail may follow it.
-                    job.finalBlock = true
-                    if job.input.readableBytes > Self.tail.count {
-                        throw DeflateError(kind: .corrupt, description: "data after the final DEFLATE block")
-                    }
-                    break
-                }
-            } catch let e as DeflateError {
-                throw e
             } catch let e as CompressNIOError where e == .bufferOverflow {
-                if job.output.readableBytes > maxMessageBytes {
-                    throw DeflateError(kind: .tooLarge, description: "inflated message over the limit of \(maxMessageBytes) bytes")
+                overflow = true
+                if direct {
+                    job.scratching = true
+                    job.scratch.reserveCapacity(min(max(slice, 4096), 256 << 10))
                 }
-                if let maxRatio, job.output.readableBytes > 1 << 20,
-                   job.output.readableBytes / max(1, job.compressedBytes) > maxRatio {
-                    throw DeflateError(kind: .tooCompressed,
-                                       description: "message inflates more than \(maxRatio) times its compressed size of \(job.compressedBytes) bytes")
-                }
-                if job.output.readableBytes >= sliceEnd { return nil }
-                let grow = min(max(job.output.capacity, 4096), maxMessageBytes + 1024 - job.output.readableBytes,
-                               sliceEnd - job.output.readableBytes)
-                job.output.reserveCapacity(minimumWritableBytes: max(grow, 1024))
             } catch let e as CompressNIOError where e == .inputBufferOverflow {
                 break
             } catch let e as CompressNIOError where e == .corruptData {
                 throw DeflateError(kind: .corrupt, description: "compressed message is corrupt")
             } catch {
                 throw DeflateError(kind: .zlib, description: "inflate failed: \(error)")
+            }
+            if job.output.readableBytes > maxMessageBytes {
+                throw DeflateError(kind: .tooLarge, description: "inflated message over the limit of \(maxMessageBytes) bytes")
+            }
+            if let maxRatio, job.output.readableBytes > 1 << 20,
+               job.output.readableBytes / max(1, job.compressedBytes) > maxRatio {
+                throw DeflateError(kind: .tooCompressed,
+                                   description: "message inflates more than \(maxRatio) times its compressed size of \(job.compressedBytes) bytes")
+            }
+            if overflow { continue }
+            if job.input.readableBytes == 0 { break }
+            if before == (job.input.readableBytes, job.output.readableBytes) {
+                // No progress with input left: the sender ended the DEFLATE stream
+                // (a BFINAL block, allowed by RFC 7692 §7.2.3.3). Only our own
+                // 00 00 FF FF tail may follow it.
+                job.finalBlock = true
+                if job.input.readableBytes > Self.tail.count {
+                    throw DeflateError(kind: .corrupt, description: "data after the final DEFLATE block")
+                }
+                break
             }
         }
         if job.output.readableBytes > maxMessageBytes {
@@ -153,6 +161,8 @@ public struct Inflation {
     /// Size of the compressed payload.
     public let compressedBytes: Int
     fileprivate var finalBlock = false
+    fileprivate var scratching = false
+    fileprivate var scratch = ByteBuffer()
 
     fileprivate init(input: ByteBuffer, output: ByteBuffer, compressedBytes: Int) {
         self.input = input
@@ -161,7 +171,7 @@ public struct Inflation {
     }
 
     /// Bytes held for the output so far (its buffer's capacity).
-    public var heldBytes: Int { output.capacity + input.capacity }
+    public var heldBytes: Int { output.capacity + input.capacity + scratch.capacity }
     /// Bytes inflated so far.
     public var inflatedBytes: Int { output.readableBytes }
 }
