@@ -66,7 +66,9 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     /// Bytes held: the fragmented message and the queue toward the upstream.
-    private func holding(_ extra: Int = 0) -> Int { assembler.bufferedByteCount + queuedBytes + extra }
+    private func holding(_ extra: Int = 0) -> Int {
+        assembler.bufferedByteCount + queuedBytes + outboxBytes + (deflation?.heldBytes ?? 0) + extra
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
@@ -122,18 +124,69 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
         }
     }
 
+    /// Messages over this size are deflated in slices of it, yielding to the loop between.
+    static let deflateSliceBytes = 256 << 10
+
+    /// Messages waiting behind one being deflated in slices.
+    private var outbox: [[UInt8]] = []
+    private var outboxBytes = 0
+    private var deflation: Deflation?
+
     /// Sends one text message (deflated when negotiated), masked as a client must.
     func send(_ message: [UInt8]) {
         guard !closing, let context, context.channel.isActive else { return }
+        if deflation != nil {
+            outbox.append(message)
+            outboxBytes += message.count
+            account?.force(holding())
+            return
+        }
         var payload = message
         var compressed = false
         if let codec {
+            if message.count > Self.deflateSliceBytes {
+                deflation = codec.beginDeflating(message)
+                return continueDeflating()
+            }
             do { payload = try codec.deflate(message); compressed = true } catch {
                 return close(.internalError, reason: "deflate failed: \(error)")
             }
         }
         write(WebSocketFrame(fin: true, rsv1: compressed, opcode: .text, maskKey: .random(),
                              data: context.channel.allocator.buffer(bytes: payload)))
+    }
+
+    /// Deflates the next slice of a large message; writes it when complete, then sends what
+    /// waited behind it.
+    private func continueDeflating() {
+        guard !closing, let context, var job = deflation, let codec else { return }
+        let payload: [UInt8]?
+        do { payload = try codec.continueDeflating(&job, slice: Self.deflateSliceBytes) } catch {
+            deflation = nil
+            return close(.internalError, reason: "deflate failed: \(error)")
+        }
+        guard let payload else {
+            deflation = job
+            account?.force(holding())
+            let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            // A short delay, not `execute`: NIO runs ready tasks until none are left.
+            context.eventLoop.scheduleTask(in: .microseconds(200)) { loopBound.value.continueDeflating() }
+            return
+        }
+        deflation = nil
+        write(WebSocketFrame(fin: true, rsv1: true, opcode: .text, maskKey: .random(),
+                             data: context.channel.allocator.buffer(bytes: payload)))
+        let waiting = outbox
+        outbox = []
+        outboxBytes = 0
+        for (i, m) in waiting.enumerated() {
+            send(m)
+            if deflation != nil {  // sliced again: keep the rest waiting, in order
+                outbox = Array(waiting[(i + 1)...])
+                outboxBytes = outbox.reduce(0) { $0 + $1.count }
+                break
+            }
+        }
     }
 
     private func write(_ frame: WebSocketFrame) {

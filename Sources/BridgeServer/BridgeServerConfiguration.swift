@@ -38,8 +38,8 @@ public struct BridgeServerConfiguration: Sendable {
     public var maxInflationRatio: Int = 100
     /// Message bytes (after inflation) one connection may deliver per second, on
     /// average, with bursts of one maximum message; a faster sender is paused (its socket
-    /// is not read) until it is back under the rate. Default 8 MiB/s.
-    public var maxInboundBytesPerSecond: Int = 8 << 20
+    /// is not read) until it is back under the rate. Default 4 MiB/s.
+    public var maxInboundBytesPerSecond: Int = 4 << 20
     /// Inflated bytes per slice: a large message is inflated in slices of this size,
     /// yielding to the event loop between them. Default 1 MiB.
     public var inflateSliceBytes: Int = 1 << 20

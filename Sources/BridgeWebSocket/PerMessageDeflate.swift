@@ -130,27 +130,52 @@ public final class PerMessageDeflate {
         return job.output.readBytes(length: job.output.readableBytes) ?? []
     }
 
-    /// Deflates one message to send (sync flush, trailing 00 00 FF FF removed).
-    public func deflate(_ message: [UInt8]) throws(DeflateError) -> [UInt8] {
-        var input = ByteBuffer(bytes: message)
+    /// Starts deflating one message to send, to be continued in slices with
+    /// ``continueDeflating(_:slice:)`` (deflating 16 MiB at level 6 takes a few hundred
+    /// milliseconds: in slices, other connections on the loop get their turn). Messages must
+    /// be deflated one at a time, in order.
+    public func beginDeflating(_ message: [UInt8]) -> Deflation {
+        let input = ByteBuffer(bytes: message)
         var output = ByteBuffer()
         output.reserveCapacity(deflater.maxSize(from: input) + 64)
+        return Deflation(input: input, output: output)
+    }
+
+    /// Deflates about `slice` more input bytes of `job`: the frame payload (sync flush,
+    /// trailing 00 00 FF FF removed) once the whole message is in, nil before.
+    public func continueDeflating(_ job: inout Deflation, slice: Int) throws(DeflateError) -> [UInt8]? {
+        let count = min(max(slice, 1), job.input.readableBytes)
+        let last = count == job.input.readableBytes
+        var chunk = job.input.readSlice(length: count)!
         while true {
             do {
-                try deflater.deflate(from: &input, to: &output, flush: .sync)
-                if input.readableBytes == 0 && output.writableBytes > 0 { break }
-                output.reserveCapacity(output.capacity * 2)
+                try deflater.deflate(from: &chunk, to: &job.output, flush: last ? .sync : .no)
+                // Without a flush zlib may keep output pending: only the last slice must drain it.
+                if chunk.readableBytes == 0 && (!last || job.output.writableBytes > 0) { break }
+                job.output.reserveCapacity(job.output.capacity * 2)
             } catch let e as CompressNIOError where e == .bufferOverflow {
-                output.reserveCapacity(output.capacity * 2)
+                // Z_BUF_ERROR with no input and room left: nothing to flush (an empty message
+                // right after another sync flush). Growing would loop until the size overflows.
+                if chunk.readableBytes == 0 && (!last || job.output.writableBytes > 0) { break }
+                job.output.reserveCapacity(job.output.capacity * 2)
             } catch {
                 throw DeflateError(kind: .zlib, description: "deflate failed: \(error)")
             }
         }
-        var bytes = output.readBytes(length: output.readableBytes) ?? []
+        guard last else { return nil }
+        var bytes = job.output.readBytes(length: job.output.readableBytes) ?? []
         if bytes.count >= 4 && Array(bytes.suffix(4)) == Self.tail { bytes.removeLast(4) }
+        // Nothing was pending: an empty stored block stands for the empty message.
+        if bytes.isEmpty { bytes = [0x00] }
         let resets = isServer ? agreement.serverNoContextTakeover : agreement.clientNoContextTakeover
         if resets { try? deflater.reset() }
         return bytes
+    }
+
+    /// Deflates one message to send (sync flush, trailing 00 00 FF FF removed).
+    public func deflate(_ message: [UInt8]) throws(DeflateError) -> [UInt8] {
+        var job = beginDeflating(message)
+        return try continueDeflating(&job, slice: Int.max)!
     }
 }
 
@@ -174,4 +199,18 @@ public struct Inflation {
     public var heldBytes: Int { output.capacity + input.capacity + scratch.capacity }
     /// Bytes inflated so far.
     public var inflatedBytes: Int { output.readableBytes }
+}
+
+/// A message being deflated by ``PerMessageDeflate/continueDeflating(_:slice:)``.
+public struct Deflation {
+    fileprivate var input: ByteBuffer
+    fileprivate var output: ByteBuffer
+
+    fileprivate init(input: ByteBuffer, output: ByteBuffer) {
+        self.input = input
+        self.output = output
+    }
+
+    /// Bytes held (input and output buffers).
+    public var heldBytes: Int { input.capacity + output.capacity }
 }

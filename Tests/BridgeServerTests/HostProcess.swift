@@ -9,10 +9,12 @@ final class HostProcess: Sendable {
     let port: Int
     private let stderrLog: NIOLockedValueBox<String>
 
-    init(arguments: [String] = []) throws {
+    /// Starts `bridgescope host` with `arguments`, or `command` as the whole argument list
+    /// (any command that prints `listening on ws://127.0.0.1:PORT/`, such as `record --proxy`).
+    init(arguments: [String] = [], command: [String]? = nil) throws {
         let process = Process()
         process.executableURL = ProjectPaths.binary
-        process.arguments = ["host", "--listen", "127.0.0.1:0", "--log-level", "warning"] + arguments
+        process.arguments = command ?? (["host", "--listen", "127.0.0.1:0", "--log-level", "warning"] + arguments)
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -51,6 +53,15 @@ final class HostProcess: Sendable {
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
         let kb = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
         return kb * 1024
+    }
+
+    /// User plus system CPU seconds used so far (`/proc/PID/stat`).
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / 100
     }
 
     var log: String { stderrLog.withLockedValue { $0 } }

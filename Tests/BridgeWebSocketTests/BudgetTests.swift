@@ -106,4 +106,30 @@ struct BudgetTests {
             #expect(job.inflatedBytes < 4 << 20, "stopped after \(job.inflatedBytes) bytes")
         }
     }
+
+    @Test func deflationInSlicesInflatesToTheMessage() throws {
+        for contextTakeover in [true, false] {
+            let agreement = DeflateAgreement(clientNoContextTakeover: !contextTakeover)
+            let sender = try PerMessageDeflate(agreement: agreement, maxMessageBytes: 8 << 20, isServer: false)
+            let receiver = try PerMessageDeflate(agreement: agreement, maxMessageBytes: 8 << 20)
+            for size in [0, 10, 70_000, 3 << 20, 5] {
+                let message = (0..<size).map { UInt8(truncatingIfNeeded: $0 / 5 &* 17) }
+                var job = sender.beginDeflating(message)
+                var wire: [UInt8]?
+                while wire == nil { wire = try sender.continueDeflating(&job, slice: 256 << 10) }
+                #expect(try receiver.inflate(wire!) == message)
+                #expect(try receiver.inflate(try sender.deflate(message)) == message, "the stream goes on after a sliced message")
+            }
+        }
+    }
+
+    @Test func emptyMessagesInARowDeflate() throws {
+        // Two sync flushes without input in between: zlib answers Z_BUF_ERROR; the
+        // deflater used to grow its buffer until the size overflowed (a crash).
+        let sender = try PerMessageDeflate(agreement: DeflateAgreement(), maxMessageBytes: 1 << 20, isServer: false)
+        let receiver = try PerMessageDeflate(agreement: DeflateAgreement(), maxMessageBytes: 1 << 20)
+        for message in [[], [], Array("{}".utf8), [], []] as [[UInt8]] {
+            #expect(try receiver.inflate(try sender.deflate(message)) == message)
+        }
+    }
 }
