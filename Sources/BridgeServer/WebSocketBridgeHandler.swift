@@ -158,32 +158,6 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         context.fireChannelReadComplete()
     }
 
-    /// The frame's payload, unmasked, copied once into an array.
-    static func unmaskedBytes(_ frame: WebSocketFrame) -> [UInt8] {
-        frame.data.withUnsafeReadableBytes { src in
-            [UInt8](unsafeUninitializedCapacity: src.count) { dst, count in
-                if let key = frame.maskKey {
-                    let k = (key[0], key[1], key[2], key[3])
-                    var i = 0
-                    while i + 4 <= src.count {
-                        dst[i] = src[i] ^ k.0
-                        dst[i + 1] = src[i + 1] ^ k.1
-                        dst[i + 2] = src[i + 2] ^ k.2
-                        dst[i + 3] = src[i + 3] ^ k.3
-                        i += 4
-                    }
-                    while i < src.count {
-                        dst[i] = src[i] ^ key[i & 3]
-                        i += 1
-                    }
-                } else if let base = src.baseAddress, src.count > 0 {
-                    dst.baseAddress!.initialize(from: base.assumingMemoryBound(to: UInt8.self), count: src.count)
-                }
-                count = src.count
-            }
-        }
-    }
-
     /// Whether `bytes` are valid UTF-8: a word-at-a-time ASCII check first (envelopes are
     /// nearly always ASCII), the standard library's validation otherwise.
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {

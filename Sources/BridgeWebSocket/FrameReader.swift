@@ -38,6 +38,21 @@ public struct FrameReader: Sendable {
 
     /// Reads from `input` as far as the next event.
     public mutating func next(from input: inout ByteBuffer) -> Step {
+        if current == nil && headerBytes.isEmpty {
+            // The usual case: the whole header is in `input`; read it in place.
+            let peek = input.withUnsafeReadableBytes { WebSocketFrameHeader.peek($0) }
+            switch peek {
+            case .invalidLength:
+                return .invalidLength
+            case .header(let h):
+                input.moveReaderIndex(forwardBy: h.headerLength)
+                current = h
+                announced = true
+                return .header(h)
+            case .needMore:
+                break  // a header cut across reads: gather it below
+            }
+        }
         if current == nil {
             // At most 14 header bytes: look at what we have plus the start of `input`.
             let want = 14 - headerBytes.count
