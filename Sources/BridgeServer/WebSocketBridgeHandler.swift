@@ -269,17 +269,28 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         }
     }
 
-    /// Sends a close frame with `code`, then closes the channel.
+    /// The close frame is written behind whatever is queued; a peer that does not read it
+    /// within this time has its socket closed anyway.
+    static let closeGrace = TimeAmount.seconds(2)
+
+    /// Sends a close frame with `code`, then closes the channel (at the latest after
+    /// ``closeGrace``). What the connection held is given back at once.
     func close(_ code: CloseCode, _ reason: String, context: ChannelHandlerContext) {
         guard !closing else { return }
         closing = true
         if closedCode == nil { closedCode = code }
+        reader = FrameReader()
+        inflation = nil
+        unread = nil
+        assembler = MessageAssembler(maxMessageBytes: configuration.maxMessageBytes, deflate: codec != nil, requireMasking: true)
+        account.force(queuedBytes)
         var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
         data.writeInteger(code.rawValue)
         data.writeString(String(reason.utf8.prefix(123)) ?? "")
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in ctx.value.close(promise: nil) }
+        context.eventLoop.scheduleTask(in: Self.closeGrace) { ctx.value.close(promise: nil) }
     }
 
     /// Keep-alive: ping (the idle timeout has its own timer, ``armIdleTimer(context:)``).
