@@ -157,6 +157,7 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
     /// waited behind it.
     private func continueDeflating() {
         guard !closing, let context, var job = deflation, let codec else { return }
+        deflation = nil  // `job` owns the buffers now: no copy-on-write of the output per slice
         let payload: [UInt8]?
         do { payload = try codec.continueDeflating(&job, slice: Self.deflateSliceBytes) } catch {
             deflation = nil

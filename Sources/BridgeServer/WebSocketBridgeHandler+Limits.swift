@@ -61,6 +61,7 @@ extension WebSocketBridgeHandler {
             return refuseForBudget(slice, context: context)
         }
         let before = job.inflatedBytes
+        inflation = nil  // `job` owns the buffers now: no copy-on-write of the output per slice
         let result: [UInt8]?
         do {
             result = try codec.continueInflating(&job, slice: slice, maxRatio: configuration.maxInflationRatio)

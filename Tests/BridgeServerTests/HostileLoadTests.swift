@@ -25,6 +25,24 @@ struct HostileLoadTests {
     @Test func fortyUnfinished16MiBFramesStayUnderTheBudgetAndMemoryComesBack() async throws {
         let budget = 128 << 20
         let host = try HostProcess(arguments: ["--memory-budget", "\(budget >> 20)"])
+        try await Self.holdUnfinishedFrames(host, budget: budget, label: "host")
+        host.stop()
+    }
+
+    @Test func theRecordingProxyKeepsItsBudgetToo() async throws {
+        let budget = 128 << 20
+        let host = try HostProcess()
+        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-memory-\(getpid()).bsz").path
+        defer { try? FileManager.default.removeItem(atPath: archive) }
+        let proxy = try HostProcess(command: ["record", "-o", archive, "--proxy", "127.0.0.1:0", "--memory-budget", "\(budget >> 20)",
+                                              "--upstream", "ws://127.0.0.1:\(host.port)/bridge", "--log-level", "warning"])
+        try await Self.holdUnfinishedFrames(proxy, budget: budget, label: "proxy")
+        proxy.stop()
+        host.stop()
+    }
+
+    /// 40 connections each send 16 MiB minus 4 KiB of a 16 MiB frame and hold it.
+    static func holdUnfinishedFrames(_ host: HostProcess, budget: Int, label: String) async throws {
         for _ in 0..<3 { _ = try normalExchange(port: host.port) }
         try await Task.sleep(nanoseconds: 300_000_000)
         let base = host.residentBytes
@@ -79,9 +97,8 @@ struct HostileLoadTests {
             after = host.residentBytes
         }
         #expect(after <= base + (32 << 20), "RSS \(after >> 20) MiB after close, \(base >> 20) MiB before the attack")
-        print("hostile load: 40 x 16 MiB frames, budget \(budget >> 20) MiB: RSS \(base >> 20) -> peak \(peak >> 20) -> \(after >> 20) MiB; "
+        print("hostile load on the \(label): 40 x 16 MiB frames, budget \(budget >> 20) MiB: RSS \(base >> 20) -> peak \(peak >> 20) -> \(after >> 20) MiB; "
               + "\(refused.load(ordering: .relaxed)) refused; normal page p90 \(Int(percentile90(normal))) ms, max \(Int(normal.max()!)) ms")
-        host.stop()
     }
 
     /// 16 MiB of JSON text that deflates well, but less than the 100:1 ratio limit: a
