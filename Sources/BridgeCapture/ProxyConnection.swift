@@ -33,6 +33,7 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
     private var outbound: BridgeOutbound?
     private var upstream: ProxyUpstreamHandler?
     private var pending: [[UInt8]] = []
+    private var pendingBytes = 0
     private var pageClosed = false
     private var closeReason: String?
     private var recordedClose = false
@@ -72,7 +73,16 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
     func received(_ message: [UInt8]) {
         queue.message(.webToHost, connection: info.id, bytes: message)
         onLoop {
-            if let upstream = self.upstream { upstream.send(message) } else { self.pending.append(message) }
+            if let upstream = self.upstream { return upstream.send(message) }
+            // Waiting for the upstream (at most ProxyLimits.upstreamTimeout): at most one
+            // maximum message may wait, so the wait cannot be used to pile up memory.
+            self.pendingBytes += message.count
+            if self.pendingBytes > self.options.maxMessageBytes {
+                self.pending = []
+                self.outbound?.close(.tryAgainLater, "too much sent before the upstream answered; try again later")
+                return
+            }
+            self.pending.append(message)
         }
     }
 
@@ -102,6 +112,7 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
             }
             for m in pending { handler.send(m) }
             pending = []
+            pendingBytes = 0
         case .success(.refused(let why)):
             guard upstream == nil else { return } // the channel closed after an upgrade: onClose reports it
             failed("upstream \(options.upstream) \(why)", page: "upstream " + why)

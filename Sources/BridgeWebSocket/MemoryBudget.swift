@@ -83,7 +83,7 @@ public final class MemoryBudget: Sendable {
             return true
         }
         victim?()
-        if !accepted || new < old { MemoryRelease.noteRelease(heldNow: heldBytes, limit: limit) }
+        if new < old { MemoryRelease.noteRelease(heldNow: heldBytes, limit: limit) }
         return accepted
     }
 

@@ -90,4 +90,24 @@ struct ProxyUpstreamWaitTests {
         #expect(seconds >= 0.4 && seconds < 3, "told after \(seconds) s")
         #expect(await recording.finish())
     }
+
+    @Test func whatWaitsForTheUpstreamIsBounded() async throws {
+        let (port, stop) = try Self.upstream(answering: nil)
+        defer { stop() }
+        let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(
+            listenPort: 0, upstream: WebSocketURL("ws://127.0.0.1:\(port)/bridge")!, maxMessageBytes: 1 << 20))
+        let path = temporaryPath("proxy-pending.bsz")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = BackgroundRecording(proxy, path: path)
+        let big = Array(("\"" + String(repeating: "p", count: 600_000) + "\"").utf8)
+        let start = Date()
+        let code = try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!) { session in
+            for _ in 0..<3 { try? await session.send(big) }
+            for await _ in session.messages {}
+            return session.closeCode?.rawValue
+        }
+        #expect(code == 1013)
+        #expect(Date().timeIntervalSince(start) < 4, "closed before the upstream timeout")
+        #expect(await recording.finish())
+    }
 }
