@@ -147,4 +147,24 @@ struct LimitTests {
             #expect(try codec.inflate(answer.payload) == Array(("echo:" + text).utf8))
         }
     }
+
+    @Test func aPeerThatNeverReadsTheCloseFrameLosesTheSocketAfterTheGrace() async throws {
+        try await withServer({ $0.maxOutboundQueuedBytes = 256 << 20; $0.maxInboundBytesPerSecond = 1 << 30 }) { port, server async throws in
+            let c = try RawWebSocketClient(port: port)
+            try c.handshake()
+            // Echoes pile up toward a client that does not read, then a binary frame makes
+            // the server close: its close frame waits behind megabytes nobody reads.
+            let big = Array(("\"" + String(repeating: "q", count: 500_000) + "\"").utf8)
+            let frame = HostileLoadTests.header(length: big.count) + big  // masking key 0: sent as is
+            for _ in 0..<40 { try c.sendRaw(frame) }
+            try c.sendFrame(opcode: 2, [1, 2, 3])
+            let start = Date()
+            while server.openConnections > 0 && Date().timeIntervalSince(start) < 8 {
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            #expect(server.openConnections == 0)
+            let took = Date().timeIntervalSince(start)
+            #expect(took < 5, "socket closed after \(took) s (grace 2 s)")
+        }
+    }
 }
