@@ -27,19 +27,22 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
     let info: ConnectionInfo
     private let options: ProxyOptions
     private let queue: ProxyEventQueue
+    private let budget: MemoryBudget
     private let logger: Logger
     private var loop: EventLoop?
     private var outbound: BridgeOutbound?
     private var upstream: ProxyUpstreamHandler?
     private var pending: [[UInt8]] = []
+    private var pendingBytes = 0
     private var pageClosed = false
     private var closeReason: String?
     private var recordedClose = false
 
-    init(info: ConnectionInfo, options: ProxyOptions, queue: ProxyEventQueue, logger: Logger) {
+    init(info: ConnectionInfo, options: ProxyOptions, queue: ProxyEventQueue, budget: MemoryBudget, logger: Logger) {
         self.info = info
         self.options = options
         self.queue = queue
+        self.budget = budget
         self.logger = logger
     }
 
@@ -53,9 +56,10 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
         loop.execute {
             ProxyUpstream.connect(
                 to: self.options.upstream, origin: self.info.origin, deflate: self.options.deflate,
-                maxMessageBytes: self.options.maxMessageBytes, timeout: .seconds(5), on: loop,
+                maxMessageBytes: self.options.maxMessageBytes,
+                timeout: .nanoseconds(Int64(self.options.limits.upstreamTimeout * 1e9)), on: loop,
                 make: { codec in
-                    ProxyUpstreamHandler(maxMessageBytes: self.options.maxMessageBytes, codec: codec,
+                    ProxyUpstreamHandler(maxMessageBytes: self.options.maxMessageBytes, codec: codec, budget: self.budget,
                                          onMessage: { message in
                                              queue.message(.hostToWeb, connection: id, bytes: message)
                                              if !self.pageClosed { outbound.send(message) }
@@ -69,7 +73,16 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
     func received(_ message: [UInt8]) {
         queue.message(.webToHost, connection: info.id, bytes: message)
         onLoop {
-            if let upstream = self.upstream { upstream.send(message) } else { self.pending.append(message) }
+            if let upstream = self.upstream { return upstream.send(message) }
+            // Waiting for the upstream (at most ProxyLimits.upstreamTimeout): at most one
+            // maximum message may wait, so the wait cannot be used to pile up memory.
+            self.pendingBytes += message.count
+            if self.pendingBytes > self.options.maxMessageBytes {
+                self.pending = []
+                self.outbound?.close(.tryAgainLater, "too much sent before the upstream answered; try again later")
+                return
+            }
+            self.pending.append(message)
         }
     }
 
@@ -99,19 +112,24 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
             }
             for m in pending { handler.send(m) }
             pending = []
-        case .success(.refused):
+            pendingBytes = 0
+        case .success(.refused(let why)):
             guard upstream == nil else { return } // the channel closed after an upgrade: onClose reports it
-            failed("upstream \(options.upstream) refused the WebSocket upgrade (wrong path, or the page's Origin is not allowed there)")
+            failed("upstream \(options.upstream) \(why)", page: "upstream " + why)
+        case .failure(let error as ProxyUpstream.UpgradeTimeout):
+            failed("upstream \(options.upstream): \(error)", page: "upstream: \(error)")
         case .failure(let error):
-            failed("upstream \(options.upstream) cannot be reached: \(error)")
+            failed("upstream \(options.upstream) cannot be reached: \(error)", page: "upstream cannot be reached")
         }
     }
 
-    private func failed(_ reason: String) {
+    /// Records an `error` event saying what happened and closes the page with 1014 and a
+    /// short reason (a close frame's reason holds 123 bytes).
+    private func failed(_ reason: String, page: String) {
         logger.notice("upstream failed", metadata: ["conn": "\(info.id)", "reason": "\(reason)"])
         queue.event(.error, connection: info.id, reason: reason)
         if closeReason == nil { closeReason = "upstream failed" }
-        if !pageClosed { outbound?.close(Self.badGateway, "upstream unavailable") }
+        if !pageClosed { outbound?.close(Self.badGateway, page) }
         recordClose()
     }
 

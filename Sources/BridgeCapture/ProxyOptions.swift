@@ -56,10 +56,20 @@ public struct ProxyLimits: Sendable, Hashable {
     public var maxQueuedBytes: Int
     /// Seconds open connections get to close at the end of a recording. Default 2.
     public var shutdownGrace: Double
+    /// Seconds to connect to the upstream and complete its WebSocket upgrade; past it the
+    /// page is closed with 1014 and the archive gets an `error` event saying which step
+    /// did not finish. Default 5.
+    public var upstreamTimeout: Double
+    /// Bytes the proxy may hold across connections (frames, messages, inflation, send
+    /// queues both ways), as ``BridgeServerConfiguration/memoryBudget``. Default 256 MiB.
+    public var memoryBudget: Int
 
     /// Creates limits.
-    public init(maxQueuedBytes: Int = 64 << 20, shutdownGrace: Double = 2) {
+    public init(maxQueuedBytes: Int = 64 << 20, shutdownGrace: Double = 2, upstreamTimeout: Double = 5,
+                memoryBudget: Int = 256 << 20) {
         self.maxQueuedBytes = maxQueuedBytes
         self.shutdownGrace = shutdownGrace
+        self.upstreamTimeout = upstreamTimeout
+        self.memoryBudget = memoryBudget
     }
 }

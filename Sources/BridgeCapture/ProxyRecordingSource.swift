@@ -1,5 +1,6 @@
 import BridgeArchive
 import BridgeServer
+import BridgeWebSocket
 import Logging
 import NIOConcurrencyHelpers
 
@@ -83,12 +84,15 @@ public final class ProxyRecordingSource: RecordingSource {
 
     private static func makeServer(options: ProxyOptions, logger: Logger) -> (BridgeServer, ProxyEventQueue) {
         let queue = ProxyEventQueue(maxQueuedBytes: options.limits.maxQueuedBytes)
-        let config = BridgeServerConfiguration(
+        var config = BridgeServerConfiguration(
             host: options.listenHost, port: options.listenPort, maxMessageBytes: options.maxMessageBytes,
             allowedOrigins: options.allowedOrigins, deflate: options.deflate,
             journeysDirectory: options.journeysDirectory)
-        let server = BridgeServer(configuration: config, logger: logger) { info in
-            ProxyConnection(info: info, options: options, queue: queue, logger: logger)
+        config.memoryBudget = options.limits.memoryBudget
+        // One budget for the page side and the upstream side together.
+        let budget = MemoryBudget(limit: options.limits.memoryBudget)
+        let server = BridgeServer(configuration: config, memoryBudget: budget, logger: logger) { info in
+            ProxyConnection(info: info, options: options, queue: queue, budget: budget, logger: logger)
         }
         return (server, queue)
     }

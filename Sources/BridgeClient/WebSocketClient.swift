@@ -97,7 +97,11 @@ public enum WebSocketClient {
         } catch {
             throw WebSocketClientError(description: "cannot connect to \(url): \(error) (is the host running? start it with `bridgescope host --listen \(url.host):\(url.port)`)")
         }
-        switch try await upgrade.get() {
+        let outcome: Upgrade
+        do { outcome = try await upgrade.get() } catch {
+            throw WebSocketClientError(description: "\(url) accepted the connection but did not complete the WebSocket upgrade within \(options.connectTimeout) s (\(error))")
+        }
+        switch outcome {
         case .refused:
             throw WebSocketClientError(description: "\(url) refused the WebSocket upgrade (wrong path, or Origin not allowed)")
         case .websocket(let channel, let agreement):
@@ -143,7 +147,14 @@ public enum WebSocketClient {
         // reference host's host.ready): forward those bytes instead of NIO's default drop.
         var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: config)
         pipeline.leftOverBytesStrategy = .forwardBytes
-        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+        let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+        // The connect timeout covers the upgrade too: a host that accepts the connection
+        // and never answers must not hold the caller (issue 20).
+        let deadline = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(options.connectTimeout * 1000))) {
+            channel.close(promise: nil)
+        }
+        upgraded.whenComplete { _ in deadline.cancel() }
+        return upgraded
     }
 }
 

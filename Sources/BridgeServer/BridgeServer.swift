@@ -16,6 +16,9 @@ import NIOWebSocket
 public final class BridgeServer: Sendable {
     /// The configuration in force.
     public let configuration: BridgeServerConfiguration
+    /// The memory budget shared by every connection of this server (and by the recording
+    /// proxy's upstream connections): ``BridgeServerConfiguration/memoryBudget`` bytes.
+    public let memoryBudget: MemoryBudget
     private let factory: BridgeConnectionFactory
     private let logger: Logger
     private let group: MultiThreadedEventLoopGroup
@@ -47,9 +50,13 @@ public final class BridgeServer: Sendable {
         state.withLockedValue { $0.shutdownHooks.append(hook) }
     }
 
-    /// Creates a server; nothing is bound until ``start()``.
-    public init(configuration: BridgeServerConfiguration, logger: Logger, factory: @escaping BridgeConnectionFactory) {
+    /// Creates a server; nothing is bound until ``start()``. `memoryBudget` shares a budget
+    /// with other parts of the process (the recording proxy's upstream connections);
+    /// nil makes one of ``BridgeServerConfiguration/memoryBudget`` bytes.
+    public init(configuration: BridgeServerConfiguration, memoryBudget: MemoryBudget? = nil, logger: Logger,
+                factory: @escaping BridgeConnectionFactory) {
         self.configuration = configuration
+        self.memoryBudget = memoryBudget ?? MemoryBudget(limit: configuration.memoryBudget)
         self.factory = factory
         self.logger = logger
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
@@ -81,6 +88,7 @@ public final class BridgeServer: Sendable {
 
     /// Binds and starts accepting; returns the bound port (useful with port 0).
     public func start() async throws -> Int {
+        MemoryRelease.install()
         let cfg = configuration
         let routes = StaticRoutes(journeysDirectory: cfg.journeysDirectory)
         let policy = OriginPolicy(allowed: cfg.allowedOrigins)
@@ -105,7 +113,8 @@ public final class BridgeServer: Sendable {
             maxFrameSize: cfg.maxMessageBytes, automaticErrorHandling: true,
             shouldUpgrade: { ch, head in
                 let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                guard path == "/bridge", policy.allows(head.headers.first(name: "origin")) else {
+                guard path == "/bridge", head.headers["origin"].count <= 1,
+                      policy.allows(head.headers.first(name: "origin")) else {
                     return ch.eventLoop.makeSucceededFuture(nil)
                 }
                 var headers = HTTPHeaders()
@@ -150,9 +159,14 @@ public final class BridgeServer: Sendable {
         let info = ConnectionInfo(id: "c\(id)", remote: channel.remoteAddress?.description ?? "?",
                                   origin: head.headers.first(name: "origin"), deflate: agreement != nil)
         let codec = try agreement.map { try PerMessageDeflate(agreement: $0, maxMessageBytes: configuration.maxMessageBytes) }
+        let account = memoryBudget.account(evict: { channel.pipeline.fireUserInboundEventTriggered(EvictEvent()) })
         let handler = WebSocketBridgeHandler(info: info, configuration: configuration, connection: factory(info),
-                                             codec: codec, logger: logger)
-        try channel.pipeline.syncOperations.addHandler(handler)
+                                             codec: codec, account: account, logger: logger)
+        // NIO's frame decoder buffers a whole frame before anyone can look at it; ours
+        // (FrameReader, in the handler) checks each length against the budget first.
+        let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+        try channel.pipeline.syncOperations.addHandler(handler, position: .after(decoder.handler))
+        channel.pipeline.syncOperations.removeHandler(context: decoder, promise: nil)
         channel.closeFuture.whenComplete { [state] _ in
             state.withLockedValue { _ = $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
         }

@@ -1,3 +1,5 @@
+import BridgeWebSocket
+
 /// Everything the WebSocket host server can be told. Defaults are the documented ones.
 public struct BridgeServerConfiguration: Sendable {
     /// Address to bind. Default `127.0.0.1` (loopback only); binding elsewhere must be asked for.
@@ -23,6 +25,24 @@ public struct BridgeServerConfiguration: Sendable {
     public var maxOutboundQueuedBytes: Int
     /// Folder served under `/journeys/` (`bridge.js` in it is served at `/bridge.js`).
     public var journeysDirectory: String?
+    /// Bytes the whole server may hold in unfinished frames, fragmented and inflated
+    /// messages and send queues, across connections (``MemoryBudget``). Past it, a
+    /// connection asking for more is closed with 1013 and the largest stale holder is
+    /// evicted. Default 256 MiB (docs/SECURITY.md).
+    public var memoryBudget: Int = MemoryBudget.defaultLimit
+    /// Seconds a frame, or a fragmented message, has to complete once its first byte
+    /// arrived; past it the connection is closed with 1008. Default 15.
+    public var messageTimeout: Double = 15
+    /// A deflated message over 1 MiB may inflate to at most this multiple of its
+    /// compressed size; past it the connection is closed with 1009. Default 100.
+    public var maxInflationRatio: Int = 100
+    /// Message bytes (after inflation) one connection may deliver per second, on
+    /// average, with bursts of one maximum message; a faster sender is paused (its socket
+    /// is not read) until it is back under the rate. Default 4 MiB/s.
+    public var maxInboundBytesPerSecond: Int = 4 << 20
+    /// Inflated bytes per slice: a large message is inflated in slices of this size,
+    /// yielding to the event loop between them. Default 1 MiB.
+    public var inflateSliceBytes: Int = 1 << 20
 
     /// Creates a configuration.
     public init(host: String = "127.0.0.1", port: Int = 8787, maxMessageBytes: Int = 16 << 20,

@@ -27,7 +27,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard let h = head else { return }
             head = nil
             let response: StaticRoutes.Response
-            if h.uri.hasPrefix("/bridge") && !h.uri.hasPrefix("/bridge.js") && !originPolicy.allows(h.headers.first(name: "origin")) {
+            if h.headers["origin"].count > 1 {
+                // Two Origin headers: which one the browser meant is unknowable (RFC 6454 §7.3 allows one).
+                response = StaticRoutes.Response(status: 400, contentType: "text/plain; charset=utf-8",
+                                                 body: Array("more than one Origin header\n".utf8))
+            } else if h.uri.hasPrefix("/bridge") && !h.uri.hasPrefix("/bridge.js") && !originPolicy.allows(h.headers.first(name: "origin")) {
                 response = StaticRoutes.Response(status: 403, contentType: "text/plain; charset=utf-8",
                                                  body: Array("origin not allowed: start the host with --origin \(h.headers.first(name: "origin") ?? "")\n".utf8))
             } else {

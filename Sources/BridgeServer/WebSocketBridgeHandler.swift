@@ -6,41 +6,66 @@ import NIOWebSocket
 /// Sent down a pipeline to ask an open WebSocket to close with 1001 (server shutdown).
 struct ShutdownEvent: Sendable {}
 
-/// The per-connection WebSocket handler: frames in → ``MessageAssembler`` → inflate →
-/// UTF-8 check → ``BridgeConnection``; envelopes out → deflate → frames. Also keeps the
-/// connection alive with pings, closes idle and slow-reading peers, and counts traffic.
+/// Sent down a pipeline when the server's ``MemoryBudget`` wants the connection's bytes
+/// back: it closes with 1013.
+struct EvictEvent: Sendable {}
+
+/// The per-connection WebSocket handler: bytes in → ``FrameReader`` → ``MessageAssembler``
+/// → inflate (in slices) → UTF-8 check → ``BridgeConnection``; envelopes out → deflate →
+/// frames. Also keeps the connection alive with pings, closes idle, slow-sending and
+/// slow-reading peers, paces fast senders, and reports what it holds to the server's
+/// ``MemoryBudget`` (docs/SECURITY.md).
 ///
 /// Everything runs on the channel's event loop. Frames written while a read batch is being
 /// handled (answers sent from ``BridgeConnection/received(_:)``) are flushed once, at the
 /// end of the batch (`channelReadComplete`); frames written at any other time are flushed
 /// at once.
 final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = WebSocketFrame
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = WebSocketFrame
 
-    private let info: ConnectionInfo
-    private let configuration: BridgeServerConfiguration
-    private let connection: any BridgeConnection
-    private let codec: PerMessageDeflate?
-    private var assembler: MessageAssembler
-    private let logger: Logger
-    private var closing = false
-    private var closedCode: CloseCode?
-    private var lastInbound = NIODeadline.now()
-    private var keepAlive: RepeatedTask?
+    let info: ConnectionInfo
+    let configuration: BridgeServerConfiguration
+    let connection: any BridgeConnection
+    let codec: PerMessageDeflate?
+    var assembler: MessageAssembler
+    let logger: Logger
+    var closing = false
+    var closedCode: CloseCode?
+    var lastInbound = NIODeadline.now()
+    var keepAlive: RepeatedTask?
+    var idleTimer: Scheduled<Void>?
     /// Inside a read batch: writes wait for `channelReadComplete` to be flushed.
-    private var inReadBatch = false
-    private var needsFlush = false
-    private var messagesIn = 0, messagesOut = 0, bytesIn = 0, bytesOut = 0
+    var inReadBatch = false
+    var needsFlush = false
+    var messagesIn = 0, messagesOut = 0, bytesIn = 0, bytesOut = 0
+
+    // Limits (WebSocketBridgeHandler+Limits.swift).
+    var reader = FrameReader()
+    /// Bytes read but not yet parsed because the connection is paused.
+    var unread: ByteBuffer?
+    /// Set while a message is being inflated in slices, or while a fast sender waits.
+    var paused = false
+    var inflation: Inflation?
+    let account: MemoryBudget.Account
+    var queuedBytes = 0
+    /// When the frame or fragmented message in progress began (nil when none is).
+    var incompleteSince: NIODeadline?
+    var messageTimer: Scheduled<Void>?
+    /// Token bucket of ``BridgeServerConfiguration/maxInboundBytesPerSecond``.
+    var rateTokens: Double
+    var rateUpdated = NIODeadline.now()
 
     init(info: ConnectionInfo, configuration: BridgeServerConfiguration, connection: any BridgeConnection,
-         codec: PerMessageDeflate?, logger: Logger) {
+         codec: PerMessageDeflate?, account: MemoryBudget.Account, logger: Logger) {
         self.info = info
         self.configuration = configuration
         self.connection = connection
         self.codec = codec
         self.assembler = MessageAssembler(maxMessageBytes: configuration.maxMessageBytes, deflate: codec != nil,
                                           requireMasking: true)
+        self.account = account
+        self.rateTokens = Double(max(configuration.maxMessageBytes, configuration.maxInboundBytesPerSecond))
         self.logger = logger
     }
 
@@ -65,15 +90,21 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         keepAlive = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             loopBound.value.tick(context: ctx.value)
         }
+        armIdleTimer(context: context)
         connection.opened(outbound: outbound)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        keepAlive?.cancel()
+        stopTimers()
+        account.close()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        keepAlive?.cancel()
+        stopTimers()
+        inflation = nil
+        reader = FrameReader()
+        unread = nil
+        account.close()
         logger.notice("connection closed", metadata: [
             "conn": "\(info.id)", "code": "\(closedCode.map(\.description) ?? "none")",
             "messagesIn": "\(messagesIn)", "messagesOut": "\(messagesOut)", "bytesIn": "\(bytesIn)", "bytesOut": "\(bytesOut)",
@@ -82,28 +113,40 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         context.fireChannelInactive()
     }
 
+    private func stopTimers() {
+        keepAlive?.cancel()
+        idleTimer?.cancel()
+        messageTimer?.cancel()
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ShutdownEvent {
             close(.goingAway, "server shutting down", context: context)
+        } else if event is EvictEvent {
+            logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "1013",
+                                                           "reason": "evicted: holding \(account.held) bytes of the memory budget"])
+            close(.tryAgainLater, "server memory budget needed elsewhere; try again later", context: context)
         } else {
             context.fireUserInboundEventTriggered(event)
         }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
+        var bytes = unwrapInboundIn(data)
         lastInbound = .now()
         guard !closing else { return }
         inReadBatch = true
-        guard let opcode = MessageAssembler.Opcode(frame.opcode) else {
-            return close(.protocolError, "unknown opcode", context: context)
+        if var held = unread {
+            unread = nil
+            held.writeBuffer(&bytes)
+            bytes = held
         }
-        let header = MessageAssembler.FrameHeader(fin: frame.fin, rsv1: frame.rsv1, rsv2: frame.rsv2, rsv3: frame.rsv3,
-                                                  opcode: opcode, masked: frame.maskKey != nil)
-        if let failure = assembler.check(header: header, payloadLength: frame.length) {
-            return perform(failure, context: context)
+        if paused {
+            unread = bytes
+            return
         }
-        perform(assembler.receive(header: header, payload: Self.unmaskedBytes(frame)), context: context)
+        readFrames(&bytes, context: context)
+        if bytes.readableBytes > 0 && !closing { unread = bytes }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -113,32 +156,6 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
             context.flush()
         }
         context.fireChannelReadComplete()
-    }
-
-    /// The frame's payload, unmasked, copied once into an array.
-    static func unmaskedBytes(_ frame: WebSocketFrame) -> [UInt8] {
-        frame.data.withUnsafeReadableBytes { src in
-            [UInt8](unsafeUninitializedCapacity: src.count) { dst, count in
-                if let key = frame.maskKey {
-                    let k = (key[0], key[1], key[2], key[3])
-                    var i = 0
-                    while i + 4 <= src.count {
-                        dst[i] = src[i] ^ k.0
-                        dst[i + 1] = src[i + 1] ^ k.1
-                        dst[i + 2] = src[i + 2] ^ k.2
-                        dst[i + 3] = src[i + 3] ^ k.3
-                        i += 4
-                    }
-                    while i < src.count {
-                        dst[i] = src[i] ^ key[i & 3]
-                        i += 1
-                    }
-                } else if let base = src.baseAddress, src.count > 0 {
-                    dst.baseAddress!.initialize(from: base.assumingMemoryBound(to: UInt8.self), count: src.count)
-                }
-                count = src.count
-            }
-        }
     }
 
     /// Whether `bytes` are valid UTF-8: a word-at-a-time ASCII check first (envelopes are
@@ -160,13 +177,17 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         return ascii || String(validating: bytes, as: UTF8.self) != nil
     }
 
-    private func perform(_ action: MessageAssembler.Action, context: ChannelHandlerContext) {
+    func perform(_ action: MessageAssembler.Action, context: ChannelHandlerContext) {
         switch action {
         case .none:
             return
         case .ping(let payload):
             write(WebSocketFrame(fin: true, opcode: .pong, data: context.channel.allocator.buffer(bytes: payload)), context: context)
         case .peerClosed(let code, _):
+            if let code, !code.isValidOnWire {
+                logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "1002", "reason": "close code \(code.rawValue)"])
+                return close(.protocolError, "close code \(code.rawValue) is not allowed on the wire", context: context)
+            }
             closedCode = code
             close(code == nil ? .normal : (code! == .goingAway ? .goingAway : .normal), "", context: context)
         case .fail(let code, let reason):
@@ -176,22 +197,25 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
             guard text else {
                 return close(.unacceptableData, "binary messages are not accepted: send one envelope per text frame", context: context)
             }
-            var message = payload
             if compressed, let codec {
-                do { message = try codec.inflate(payload) } catch {
-                    let code: CloseCode = error.kind == .tooLarge ? .messageTooBig : .invalidPayload
-                    logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "\(code)", "reason": "\(error)"])
-                    return close(code, error.description, context: context)
-                }
+                inflation = codec.beginInflating(payload)
+                continueInflating(context: context)
+            } else {
+                deliver(payload, context: context)
             }
-            guard Self.isValidUTF8(message) else {
-                logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "1007", "reason": "invalid UTF-8"])
-                return close(.invalidPayload, "text message is not valid UTF-8", context: context)
-            }
-            messagesIn += 1
-            bytesIn += message.count
-            connection.received(message)
         }
+    }
+
+    /// Hands a complete (inflated) message to the connection after the UTF-8 check.
+    func deliver(_ message: [UInt8], alreadySpent: Int = 0, context: ChannelHandlerContext) {
+        guard Self.isValidUTF8(message) else {
+            logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "1007", "reason": "invalid UTF-8"])
+            return close(.invalidPayload, "text message is not valid UTF-8", context: context)
+        }
+        messagesIn += 1
+        bytesIn += message.count
+        spendRate(message.count - alreadySpent, context: context)
+        connection.received(message)
     }
 
     /// Sends one text message (deflated when negotiated).
@@ -211,7 +235,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         write(frame, context: context)
     }
 
-    private func write(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+    func write(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
         // Bytes NIO holds that the kernel has not taken yet: a peer that stops reading makes
         // them grow until the cap.
         let queued = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
@@ -223,35 +247,55 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
             context.close(promise: nil)
             return
         }
+        var promise: EventLoopPromise<Void>?
+        if queued + frame.length > MemoryBudget.smallAllowance {
+            // A large queue counts against the budget until it drains.
+            queuedBytes = queued + frame.length
+            account.force(heldBytes())
+            promise = context.eventLoop.makePromise()
+            let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let channel = context.channel
+            promise!.futureResult.whenComplete { _ in
+                let handler = loopBound.value
+                handler.queuedBytes = (try? channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+                handler.account.force(handler.heldBytes())
+            }
+        }
         if inReadBatch {
-            context.write(wrapOutboundOut(frame), promise: nil)
+            context.write(wrapOutboundOut(frame), promise: promise)
             needsFlush = true
         } else {
-            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(frame), promise: promise)
         }
     }
 
-    /// Sends a close frame with `code`, then closes the channel.
+    /// The close frame is written behind whatever is queued; a peer that does not read it
+    /// within this time has its socket closed anyway.
+    static let closeGrace = TimeAmount.seconds(2)
+
+    /// Sends a close frame with `code`, then closes the channel (at the latest after
+    /// ``closeGrace``). What the connection held is given back at once.
     func close(_ code: CloseCode, _ reason: String, context: ChannelHandlerContext) {
         guard !closing else { return }
         closing = true
         if closedCode == nil { closedCode = code }
+        reader = FrameReader()
+        inflation = nil
+        unread = nil
+        assembler = MessageAssembler(maxMessageBytes: configuration.maxMessageBytes, deflate: codec != nil, requireMasking: true)
+        account.force(queuedBytes)
         var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
         data.writeInteger(code.rawValue)
         data.writeString(String(reason.utf8.prefix(123)) ?? "")
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in ctx.value.close(promise: nil) }
+        context.eventLoop.scheduleTask(in: Self.closeGrace) { ctx.value.close(promise: nil) }
     }
 
-    /// Keep-alive: ping, or close when the peer has been silent too long.
+    /// Keep-alive: ping (the idle timeout has its own timer, ``armIdleTimer(context:)``).
     private func tick(context: ChannelHandlerContext) {
         guard !closing else { return }
-        let idle = NIODeadline.now() - lastInbound
-        if idle > .milliseconds(Int64(configuration.idleTimeout * 1000)) {
-            logger.notice("idle timeout", metadata: ["conn": "\(info.id)"])
-            return close(.goingAway, "idle timeout", context: context)
-        }
         write(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(string: "keepalive")), context: context)
     }
 

@@ -16,6 +16,8 @@ public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConve
         case .policyViolation: return "1008 (policy violation)"
         case .messageTooBig: return "1009 (message too big)"
         case .internalError: return "1011 (internal error)"
+        case .tryAgainLater: return "1013 (try again later)"
+        case .badGateway: return "1014 (bad gateway)"
         default: return "\(rawValue)"
         }
     }
@@ -36,4 +38,18 @@ public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let messageTooBig = CloseCode(rawValue: 1009)
     /// 1011: the server hit an unexpected condition.
     public static let internalError = CloseCode(rawValue: 1011)
+    /// 1013: try again later (RFC 6455 registry): the server's memory budget is spent.
+    public static let tryAgainLater = CloseCode(rawValue: 1013)
+    /// 1014: bad gateway (RFC 6455 registry): a proxy's upstream failed.
+    public static let badGateway = CloseCode(rawValue: 1014)
+
+    /// Whether a peer may send this code in a close frame (RFC 6455 §7.4): 1000–1003,
+    /// 1007–1014 and 3000–4999. 1004–1006 and 1015 are reserved for local use, and codes
+    /// under 1000 or from 5000 are never valid; such a close is answered 1002.
+    public var isValidOnWire: Bool {
+        switch rawValue {
+        case 1000...1003, 1007...1014, 3000...4999: return true
+        default: return false
+        }
+    }
 }

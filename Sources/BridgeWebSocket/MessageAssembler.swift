@@ -83,6 +83,11 @@ public struct MessageAssembler: Sendable {
     private var buffer: [UInt8] = []
     private var closed = false
 
+    /// Bytes buffered for a fragmented message in progress (its buffer's capacity).
+    public var bufferedByteCount: Int { buffer.capacity }
+    /// Whether a fragmented message has begun and is not complete.
+    public var inFragmentedMessage: Bool { fragmentOpcode != nil }
+
     /// Creates an assembler.
     public init(maxMessageBytes: Int, deflate: Bool, requireMasking: Bool) {
         self.maxMessageBytes = maxMessageBytes

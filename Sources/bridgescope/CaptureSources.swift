@@ -69,17 +69,23 @@ struct ProxySourceOptions: ParsableArguments {
     @Flag(help: "With --proxy: do not negotiate permessage-deflate with the page or upstream.")
     var noDeflate = false
 
+    @Option(help: ArgumentHelp("With --proxy: memory the proxy may hold in unfinished frames, large messages and send queues, across connections, in MiB (default 256; docs/SECURITY.md).", valueName: "mib"))
+    var memoryBudget: Int?
+
     /// Whether the proxy was chosen.
     var isChosen: Bool { proxy != nil }
 
     func validate() throws {
         if proxy == nil {
-            if upstream != nil || !origin.isEmpty || journeys != nil || noDeflate {
-                throw ValidationError("--upstream, --origin, --journeys and --no-deflate need --proxy")
+            if upstream != nil || !origin.isEmpty || journeys != nil || noDeflate || memoryBudget != nil {
+                throw ValidationError("--upstream, --origin, --journeys, --no-deflate and --memory-budget need --proxy")
             }
             return
         }
         guard listenAddress != nil else { throw ValidationError("--proxy takes HOST:PORT, e.g. 127.0.0.1:8788") }
+        if let mib = memoryBudget, !(1...(1 << 20)).contains(mib) {
+            throw ValidationError("--memory-budget takes MiB, from 1 to 1048576 (default 256)")
+        }
         guard let upstream else { throw ValidationError("--proxy needs --upstream ws://HOST:PORT/bridge (the real host)") }
         guard WebSocketURL(upstream) != nil else {
             throw ValidationError("--upstream takes ws://HOST:PORT/PATH, e.g. ws://127.0.0.1:8787/bridge (wss:// is not supported)")
@@ -100,6 +106,7 @@ struct ProxySourceOptions: ParsableArguments {
         guard let (host, port) = listenAddress, let url = upstream.flatMap(WebSocketURL.init) else { return nil }
         return ProxyOptions(listenHost: host, listenPort: port, upstream: url, allowedOrigins: origin, deflate: !noDeflate,
                             journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory(),
-                            maxMessages: maxMessages, duration: duration)
+                            maxMessages: maxMessages, duration: duration,
+                            limits: ProxyLimits(memoryBudget: (memoryBudget ?? 256) << 20))
     }
 }

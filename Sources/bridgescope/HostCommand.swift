@@ -50,6 +50,9 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Seconds without traffic before an idle WebSocket is closed (default 120).")
     var idleTimeout: Double = 120
 
+    @Option(help: ArgumentHelp("Memory the server may hold in unfinished frames, large messages and send queues, across connections, in MiB (docs/SECURITY.md).", valueName: "mib"))
+    var memoryBudget: Int = 256
+
     @Flag(help: "Stop after the first journey.complete or journey.error; exit 0 on complete, 1 on error.")
     var exitOnJourneyEnd = false
 
@@ -76,6 +79,10 @@ struct HostCommand: AsyncParsableCommand {
         }
         guard maxMessage > 0 && maxMessage <= 1 << 30 else {
             printError("bridgescope host: --max-message must be between 1 and 1073741824 bytes")
+            throw Exit.usage
+        }
+        guard memoryBudget >= 1 && memoryBudget <= 1 << 20 else {
+            printError("bridgescope host: --memory-budget takes MiB, from 1 to 1048576 (default 256)")
             throw Exit.usage
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -116,9 +123,10 @@ struct HostCommand: AsyncParsableCommand {
 
     func serve(_ script: Scenario) async throws {
         let (host, port) = parseListen(listen ?? "127.0.0.1:8787")!
-        let config = BridgeServerConfiguration(
+        var config = BridgeServerConfiguration(
             host: host, port: port, maxMessageBytes: maxMessage, allowedOrigins: origin, deflate: !noDeflate,
             idleTimeout: idleTimeout, journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory())
+        config.memoryBudget = memoryBudget << 20
         let runner: HostServerRunner
         do {
             runner = try HostServerRunner(

@@ -1,3 +1,4 @@
+import Foundation
 import BridgeClient
 import BridgeServer
 import Testing
@@ -41,5 +42,24 @@ struct ClientTests {
         #expect(WebSocketURL("ws://[::1]:9/x")?.host == "::1")
         #expect(WebSocketURL("http://x") == nil)
         #expect(WebSocketURL("ws://x:0/") == nil)
+    }
+
+    @Test func aHostThatNeverAnswersTheUpgradeIsAClearErrorWithinTheConnectTimeout() async throws {
+        // Listens (the kernel accepts) but never reads or answers.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        listen(fd, 8)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        let url = try #require(WebSocketURL("ws://127.0.0.1:\(UInt16(bigEndian: addr.sin_port))/bridge"))
+        let start = ContinuousClock.now
+        await #expect(throws: WebSocketClientError.self) {
+            try await WebSocketClient.withConnection(to: url, options: .init(connectTimeout: 0.5)) { _ in 0 }
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
     }
 }

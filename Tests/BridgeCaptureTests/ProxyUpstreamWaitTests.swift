@@ -1,0 +1,113 @@
+import BridgeArchive
+import BridgeCapture
+import BridgeClient
+import Foundation
+import Testing
+
+/// Every wait of the proxy on its upstream has a bound (docs/SECURITY.md): the page is
+/// told with 1014, and the archive's `error` event says which step did not finish.
+@Suite(.serialized)
+struct ProxyUpstreamWaitTests {
+    /// A raw upstream: accepts, reads the request, then answers `answer` (nil: never).
+    private static func upstream(answering answer: String?) throws -> (port: UInt16, stop: @Sendable () -> Void) {
+        let listener = try LoopbackExchange.listen()
+        let fd = listener.fd
+        let server = Thread {
+            let conn = accept(fd, nil, nil)
+            guard conn >= 0 else { return }
+            defer { close(conn) }
+            var request: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
+                let n = recv(conn, &chunk, chunk.count, 0)
+                if n <= 0 { return }
+                request += chunk[0..<n]
+            }
+            if let answer { LoopbackExchange.sendAll(conn, Array(answer.utf8)) }
+            while recv(conn, &chunk, chunk.count, 0) > 0 {}
+        }
+        server.start()
+        return (listener.port, { shutdown(fd, Int32(SHUT_RDWR)); close(fd) })
+    }
+
+    private static func page(proxyPort: Int) async throws -> (code: UInt16?, seconds: Double) {
+        let start = Date()
+        let code = try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxyPort)/bridge")!) { session in
+            try? await session.send(ScriptedWebSide.request(1))
+            for await _ in session.messages {}
+            return session.closeCode?.rawValue
+        }
+        return (code, Date().timeIntervalSince(start))
+    }
+
+    @Test func aStuckUpstreamIsReportedToThePageWithin10Seconds() async throws {
+        // Accepts TCP and never answers the upgrade (issue 20: the page waited 120 s).
+        let (port, stop) = try Self.upstream(answering: nil)
+        defer { stop() }
+        let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(
+            listenPort: 0, upstream: WebSocketURL("ws://127.0.0.1:\(port)/bridge")!))
+        let path = temporaryPath("proxy-stuck.bsz")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = BackgroundRecording(proxy, path: path)
+        let (code, seconds) = try await Self.page(proxyPort: proxy.port)
+        #expect(code == 1014)
+        #expect(seconds >= 4.5 && seconds < 10, "the page was told after \(seconds) s (ProxyLimits.upstreamTimeout is 5 s)")
+        #expect(await recording.finish())
+        let archive = try RecordedExchange(archive: path)
+        let reason = archive.events(.error).first?.reason ?? ""
+        #expect(reason.contains("no answer to the WebSocket upgrade within 5 s"), "\(reason)")
+        #expect(!reason.contains("Origin"))
+    }
+
+    @Test func anUpstreamThatRefusesTheUpgradeIsNamedWithItsStatus() async throws {
+        let (port, stop) = try Self.upstream(answering: "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+        defer { stop() }
+        let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(
+            listenPort: 0, upstream: WebSocketURL("ws://127.0.0.1:\(port)/bridge")!))
+        let path = temporaryPath("proxy-403.bsz")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = BackgroundRecording(proxy, path: path)
+        let (code, seconds) = try await Self.page(proxyPort: proxy.port)
+        #expect(code == 1014)
+        #expect(seconds < 4)
+        #expect(await recording.finish())
+        let archive = try RecordedExchange(archive: path)
+        let reason = archive.events(.error).first?.reason ?? ""
+        #expect(reason.contains("answered HTTP 403 instead of upgrading"), "\(reason)")
+    }
+
+    @Test func aShortUpstreamTimeoutIsHonoured() async throws {
+        let (port, stop) = try Self.upstream(answering: nil)
+        defer { stop() }
+        let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(
+            listenPort: 0, upstream: WebSocketURL("ws://127.0.0.1:\(port)/bridge")!,
+            limits: ProxyLimits(upstreamTimeout: 0.5)))
+        let path = temporaryPath("proxy-short.bsz")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = BackgroundRecording(proxy, path: path)
+        let (code, seconds) = try await Self.page(proxyPort: proxy.port)
+        #expect(code == 1014)
+        #expect(seconds >= 0.4 && seconds < 3, "told after \(seconds) s")
+        #expect(await recording.finish())
+    }
+
+    @Test func whatWaitsForTheUpstreamIsBounded() async throws {
+        let (port, stop) = try Self.upstream(answering: nil)
+        defer { stop() }
+        let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(
+            listenPort: 0, upstream: WebSocketURL("ws://127.0.0.1:\(port)/bridge")!, maxMessageBytes: 1 << 20))
+        let path = temporaryPath("proxy-pending.bsz")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = BackgroundRecording(proxy, path: path)
+        let big = Array(("\"" + String(repeating: "p", count: 600_000) + "\"").utf8)
+        let start = Date()
+        let code = try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!) { session in
+            for _ in 0..<3 { try? await session.send(big) }
+            for await _ in session.messages {}
+            return session.closeCode?.rawValue
+        }
+        #expect(code == 1013)
+        #expect(Date().timeIntervalSince(start) < 4, "closed before the upstream timeout")
+        #expect(await recording.finish())
+    }
+}
