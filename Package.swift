@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "BridgeHost",
             dependencies: [
-                "BridgeProtocol", "CZlib", "CTurboJPEG",
+                "BridgeJSON", "BridgeProtocol", "CZlib", "CTurboJPEG",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: underTest
@@ -94,12 +94,12 @@ let package = Package(
         .target(
             name: "BridgeServer",
             dependencies: [
-                "BridgeProtocol", "BridgeHost", "BridgeWebSocket",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeWebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -112,6 +112,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -128,13 +129,11 @@ let package = Package(
             name: "BridgeFuzz",
             dependencies: [
                 "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeClient", "BridgeWebSocket", "BridgeArchive",
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .target(
             name: "BridgeTestSupport",
-            dependencies: ["BridgeJSON", "BridgeProtocol"],
             swiftSettings: strict
         ),
         .executableTarget(

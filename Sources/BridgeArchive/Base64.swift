@@ -1,19 +1,21 @@
 /// RFC 4648 §4 base64 with padding, strict on decode (no whitespace, no missing or
 /// extra padding, zero unused bits), so a `b64` payload has exactly one spelling.
-enum Base64 {
-    static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+/// The package's one Base64: the archive, the fuzzer's case files and replay's image
+/// summaries use it (`package` access: not part of any module's public API).
+package enum Base64 {
+    package static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    static let reverse: [UInt8] = {
+    package static let reverse: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
         for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
         return table
     }()
 
     /// Encoded length of `count` bytes.
-    static func encodedLength(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+    package static func encodedLength(_ count: Int) -> Int { (count + 2) / 3 * 4 }
 
     /// Appends the base64 of `bytes` to `out`.
-    static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         out.reserveCapacity(out.count + encodedLength(bytes.count))
         var i = 0
         let n = bytes.count
@@ -42,7 +44,7 @@ enum Base64 {
     }
 
     /// Decodes strict base64, or `nil` when `text` is not canonical base64.
-    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+    package static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         let s = Array(text)
         guard s.count % 4 == 0 else { return nil }
         var out: [UInt8] = []
@@ -74,5 +76,27 @@ enum Base64 {
             i += 4
         }
         return out
+    }
+
+    /// The base64 of `bytes` as a string.
+    package static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        bytes.withUnsafeBytes { encode($0, into: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes strict base64 given as a string, or `nil`.
+    package static func decode(_ text: String) -> [UInt8]? {
+        decode(text.utf8)
+    }
+
+    /// Whether every byte is in the alphabet, with at most two `=` at the end (the shape
+    /// of base64, without decoding it).
+    package static func isAlphabet(_ chars: [UInt8]) -> Bool {
+        var end = chars.count
+        var pad = 0
+        while end > 0 && chars[end - 1] == UInt8(ascii: "=") && pad < 2 { end -= 1; pad += 1 }
+        for i in 0..<end where reverse[Int(chars[i])] == 0xFF { return false }
+        return true
     }
 }

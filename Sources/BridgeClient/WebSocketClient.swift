@@ -105,9 +105,9 @@ public enum WebSocketClient {
         case .refused:
             throw WebSocketClientError(description: "\(url) refused the WebSocket upgrade (wrong path, or Origin not allowed)")
         case .websocket(let channel, let agreement):
-            let codec = try agreement.map { try PerMessageDeflate(agreement: $0, maxMessageBytes: options.maxMessageBytes, isServer: false) }
             return try await channel.executeThenClose { inbound, outbound in
-                let session = WebSocketSession(outbound: outbound, codec: codec.map(CodecBox.init))
+                let codec = try agreement.map { try PerMessageDeflate(agreement: $0, maxMessageBytes: options.maxMessageBytes, isServer: false) }
+                let session = WebSocketSession(outbound: outbound, codec: codec)
                 return try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         try await session.pump(inbound, maxMessageBytes: options.maxMessageBytes)
@@ -156,10 +156,4 @@ public enum WebSocketClient {
         upgraded.whenComplete { _ in deadline.cancel() }
         return upgraded
     }
-}
-
-/// Holds the non-Sendable codec; used only from the session's serialized paths.
-final class CodecBox: @unchecked Sendable {
-    let codec: PerMessageDeflate
-    init(_ codec: PerMessageDeflate) { self.codec = codec }
 }

@@ -1,7 +1,7 @@
 import BridgeWebSocket
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// An open client connection: ``send(_:)`` text messages, read ``messages``.
 public final class WebSocketSession: Sendable {
@@ -9,25 +9,27 @@ public final class WebSocketSession: Sendable {
     public let messages: AsyncStream<[UInt8]>
     private let continuation: AsyncStream<[UInt8]>.Continuation
     private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
-    private let codec: CodecBox?
-    private let sendLock = NIOLock()
+    /// The negotiated permessage-deflate codec (not Sendable: only used under the lock).
+    private let codec: Mutex<PerMessageDeflate?>
+    private let deflates: Bool
     /// Close code the server sent, when it closed.
-    public var closeCode: CloseCode? { closeState.withLockedValue { $0 } }
-    private let closeState = NIOLockedValueBox<CloseCode?>(nil)
+    public var closeCode: CloseCode? { closeState.withLock { $0 } }
+    private let closeState = Mutex<CloseCode?>(nil)
 
-    init(outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, codec: CodecBox?) {
+    init(outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, codec: sending PerMessageDeflate?) {
         self.outbound = outbound
-        self.codec = codec
+        self.deflates = codec != nil
+        self.codec = Mutex(codec)
         (messages, continuation) = AsyncStream.makeStream(of: [UInt8].self)
     }
 
     /// Sends one text message (deflated when negotiated). Messages are sent in call order.
     public func send(_ message: [UInt8]) async throws {
-        let frame: WebSocketFrame = try sendLock.withLock {
+        let frame: WebSocketFrame = try codec.withLock { codec in
             var payload = message
             var rsv1 = false
             if let codec {
-                payload = try codec.codec.deflate(message)
+                payload = try codec.deflate(message)
                 rsv1 = true
             }
             return WebSocketFrame(fin: true, rsv1: rsv1, opcode: .text, maskKey: .random(), data: ByteBuffer(bytes: payload))
@@ -48,7 +50,7 @@ public final class WebSocketSession: Sendable {
     }
 
     func pump(_ inbound: NIOAsyncChannelInboundStream<WebSocketFrame>, maxMessageBytes: Int) async throws {
-        var assembler = MessageAssembler(maxMessageBytes: maxMessageBytes, deflate: codec != nil, requireMasking: false)
+        var assembler = MessageAssembler(maxMessageBytes: maxMessageBytes, deflate: deflates, requireMasking: false)
         defer { continuation.finish() }
         for try await frame in inbound {
             let opcode = MessageAssembler.Opcode(rawValue: UInt8(webSocketOpcode: frame.opcode))
@@ -60,13 +62,13 @@ public final class WebSocketSession: Sendable {
             case .ping(let payload):
                 try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: ByteBuffer(bytes: payload)))
             case .peerClosed(let code, _):
-                closeState.withLockedValue { $0 = code }
+                closeState.withLock { $0 = code }
                 return
             case .fail(let code, _):
-                closeState.withLockedValue { $0 = code }
+                closeState.withLock { $0 = code }
                 return
             case .message(_, let compressed, let payload):
-                let message = try compressed ? sendLock.withLock { try codec!.codec.inflate(payload) } : payload
+                let message = try compressed ? codec.withLock { try $0!.inflate(payload) } : payload
                 continuation.yield(message)
             }
         }

@@ -1,3 +1,4 @@
+import BridgeArchive
 import BridgeJSON
 
 /// A fuzz case as stored on disk (`corpus/seeds/*.jsonl`, `corpus/regressions/*.jsonl`):

@@ -1,3 +1,4 @@
+import BridgeArchive
 import BridgeJSON
 import Foundation
 

@@ -1,3 +1,4 @@
+import Synchronization
 import BridgeJSON
 import BridgeProtocol
 import Logging
@@ -63,7 +64,7 @@ public final class BridgeHost: Sendable {
         case unhandled(Envelope, RequestToken)
     }
 
-    let core: Locked<Core>
+    let core: Mutex<Core>
     /// The clock the host reads and sleeps on.
     public let clock: any HostClock
     /// Where the host logs (debug: every message; notice and up: what went wrong).
@@ -75,7 +76,7 @@ public final class BridgeHost: Sendable {
     /// Creates a host around a prepared machine (scenario hosts, tests).
     public init(machine: HostStateMachine, clock: any HostClock = SystemClock(),
                 logger: Logger = Logger(label: "bridgescope.host")) {
-        self.core = Locked(Core(machine: machine))
+        self.core = Mutex(Core(machine: machine))
         self.clock = clock
         self.logger = logger
     }

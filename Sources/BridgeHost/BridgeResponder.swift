@@ -1,3 +1,4 @@
+import Synchronization
 import BridgeJSON
 import BridgeProtocol
 
@@ -11,7 +12,7 @@ public final class BridgeResponder: Sendable {
     public let request: Envelope
     let token: RequestToken
     let host: BridgeHost
-    private let state = Locked((final: false, acknowledged: false))
+    private let state = Mutex((final: false, acknowledged: false))
 
     init(host: BridgeHost, token: RequestToken, request: Envelope) {
         self.host = host

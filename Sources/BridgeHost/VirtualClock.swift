@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A clock that moves only when told to: tests and the fuzzer advance it, and every
 /// sleeper whose deadline has come is resumed at once. Nothing really sleeps.
 ///
@@ -14,14 +16,14 @@ public final class VirtualClock: HostClock, Sendable {
         var cancelledBeforeSleeping: Set<UInt64> = []
         var nextID: UInt64 = 0
     }
-    private let state: Locked<State>
+    private let state: Mutex<State>
 
     /// The default start: 2023-11-14T22:13:20Z in epoch milliseconds.
     public static let defaultStart: Int64 = 1_700_000_000_000
 
     /// Creates a clock reading `start` milliseconds.
     public init(start: Int64 = VirtualClock.defaultStart) {
-        state = Locked(State(now: start))
+        state = Mutex(State(now: start))
     }
 
     /// The current virtual time.

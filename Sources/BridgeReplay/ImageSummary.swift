@@ -1,3 +1,5 @@
+import BridgeArchive
+
 /// What replay compares of a base64 image instead of its bytes: the format found in its
 /// header, its dimensions, and whether it decodes (valid base64, a PNG IHDR with a good
 /// CRC and an IEND at the end, or a JPEG SOI, a frame header (SOF) and an EOI at the end).
@@ -20,10 +22,10 @@ public struct ImageSummary: Sendable, Hashable, CustomStringConvertible {
         height = 0
         decodable = false
         let chars = Array(text.utf8)
-        guard chars.count % 4 == 0, Base64Decoder.isValid(chars) else { return }
+        guard chars.count % 4 == 0, Base64.isAlphabet(chars) else { return }
         let headChars = min(chars.count, (ReplayLimits.imageProbeBytes / 3) * 4)
-        guard let head = Base64Decoder.decode(chars[0..<headChars]) else { return }
-        let tail = Base64Decoder.decode(chars[max(0, chars.count - 16)...]) ?? []
+        guard let head = Base64.decode(chars[0..<headChars]) else { return }
+        let tail = Base64.decode(chars[max(0, chars.count - 16)...]) ?? []
         if let png = Self.png(head) {
             mimeType = "image/png"
             (width, height) = (png.width, png.height)
@@ -92,49 +94,5 @@ enum CRC32 {
         var c: UInt32 = 0xFFFF_FFFF
         for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
         return c ^ 0xFFFF_FFFF
-    }
-}
-
-/// Standard base64 (RFC 4648 §4, with padding).
-enum Base64Decoder {
-    static let values: [UInt8] = {
-        var t = [UInt8](repeating: 0xFF, count: 256)
-        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
-            t[Int(c)] = UInt8(i)
-        }
-        return t
-    }()
-
-    /// Whether every character is in the alphabet, with at most two `=` at the end.
-    static func isValid(_ chars: [UInt8]) -> Bool {
-        var end = chars.count
-        var pad = 0
-        while end > 0 && chars[end - 1] == UInt8(ascii: "=") && pad < 2 { end -= 1; pad += 1 }
-        for i in 0..<end where values[Int(chars[i])] == 0xFF { return false }
-        return true
-    }
-
-    /// Decodes whole quads (a count that is a multiple of 4); nil on a bad character.
-    static func decode(_ chars: ArraySlice<UInt8>) -> [UInt8]? {
-        guard chars.count % 4 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count / 4 * 3)
-        var i = chars.startIndex
-        while i < chars.endIndex {
-            var quad: UInt32 = 0
-            var pad = 0
-            for k in 0..<4 {
-                let c = chars[i + k]
-                if c == UInt8(ascii: "=") { pad += 1; quad <<= 6; continue }
-                let v = values[Int(c)]
-                guard v != 0xFF, pad == 0 else { return nil }
-                quad = quad << 6 | UInt32(v)
-            }
-            out.append(UInt8(truncatingIfNeeded: quad >> 16))
-            if pad < 2 { out.append(UInt8(truncatingIfNeeded: quad >> 8)) }
-            if pad < 1 { out.append(UInt8(truncatingIfNeeded: quad)) }
-            i += 4
-        }
-        return out
     }
 }

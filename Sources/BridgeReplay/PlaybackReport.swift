@@ -15,7 +15,7 @@ public struct PlaybackReport: Sendable {
     /// Recorded requests no live request asked for, summed over connections.
     public var unused = 0
     /// The journey's outcome, when a `journey.complete` or `journey.error` came.
-    public var outcome: JourneyOutcome?
+    public var outcome: JourneyEnd?
 
     /// Creates an empty report.
     public init() {}

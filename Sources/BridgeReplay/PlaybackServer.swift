@@ -1,6 +1,7 @@
 import BridgeServer
 import Foundation
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -82,7 +83,7 @@ public final class PlaybackServer: Sendable {
         let serverBox = ReportBox.ServerBox()
         let observer: PlaybackSession.Observer = { info, direction, message in
             transcript?.write(connection: info.id, direction: direction, message: message)
-            guard direction == .webToHost, let end = JourneyOutcome.detect(message) else { return }
+            guard direction == .webToHost, let end = JourneyEnd.detect(message) else { return }
             logger.notice("\(end)", metadata: ["conn": "\(info.id)"])
             if report.setOutcome(end) && exitOnEnd, let server = serverBox.server {
                 Task { await server.shutdown() }
@@ -165,37 +166,34 @@ public final class PlaybackServer: Sendable {
 }
 
 /// The report shared by the connection tasks.
-final class ReportBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var report = PlaybackReport()
+final class ReportBox: Sendable {
+    private let report = Mutex(PlaybackReport())
 
-    var value: PlaybackReport { lock.withLock { report } }
+    var value: PlaybackReport { report.withLock { $0 } }
 
-    func add(_ c: PlaybackConnection) { lock.withLock { report.add(c) } }
+    func add(_ c: PlaybackConnection) { report.withLock { $0.add(c) } }
 
     /// Sets the outcome if none was set; returns whether this was the first.
-    func setOutcome(_ o: JourneyOutcome) -> Bool {
-        lock.withLock {
-            if report.outcome != nil { return false }
-            report.outcome = o
+    func setOutcome(_ o: JourneyEnd) -> Bool {
+        report.withLock {
+            if $0.outcome != nil { return false }
+            $0.outcome = o
             return true
         }
     }
 
     /// Numbers live connections 0, 1, 2, ...
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var n = 0
-        func next() -> Int { lock.withLock { defer { n += 1 }; return n } }
+    final class Counter: Sendable {
+        private let n = Mutex(0)
+        func next() -> Int { n.withLock { v in defer { v += 1 }; return v } }
     }
 
     /// Lets the observer (made before the server) reach the server.
-    final class ServerBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: BridgeServer?
+    final class ServerBox: Sendable {
+        private let stored = Mutex<BridgeServer?>(nil)
         var server: BridgeServer? {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
+            get { stored.withLock { $0 } }
+            set { stored.withLock { $0 = newValue } }
         }
     }
 }

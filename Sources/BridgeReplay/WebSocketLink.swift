@@ -1,6 +1,7 @@
 import BridgeClient
 import Foundation
 import Logging
+import Synchronization
 
 /// A live host over WebSocket (``WebSocketClient``): one socket per replayed connection.
 public struct WebSocketLink: ReplayLink {
@@ -51,14 +52,12 @@ public struct WebSocketLink: ReplayLink {
 
 /// Holds a body's result across a throwing call (the connection may fail after the body
 /// finished; then the result still counts).
-final class ResultBox<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T?
-    private var started = false
+final class ResultBox<T: Sendable>: Sendable {
+    private let state = Mutex<(stored: T?, started: Bool)>((nil, false))
 
-    var value: T? { lock.withLock { stored } }
-    var entered: Bool { lock.withLock { started } }
+    var value: T? { state.withLock { $0.stored } }
+    var entered: Bool { state.withLock { $0.started } }
 
-    func enter() { lock.withLock { started = true } }
-    func set(_ v: T) { lock.withLock { stored = v; started = true } }
+    func enter() { state.withLock { $0.started = true } }
+    func set(_ v: T) { state.withLock { $0 = (v, true) } }
 }

@@ -23,7 +23,7 @@ final class HostConnection: BridgeConnection, @unchecked Sendable {
     /// Sees every message of the connection (transcripts).
     typealias Observer = @Sendable (ConnectionInfo, Direction, [UInt8]) -> Void
     /// Told when the web side announces the end of a journey.
-    typealias JourneyEndHandler = @Sendable (ConnectionInfo, JourneyOutcome) -> Void
+    typealias JourneyEndHandler = @Sendable (ConnectionInfo, JourneyEnd) -> Void
 
     let info: ConnectionInfo
     private var machine: HostStateMachine
@@ -85,10 +85,10 @@ final class HostConnection: BridgeConnection, @unchecked Sendable {
                 observer?(info, .hostToWeb, m.bytes)
                 outbound.send(m.bytes)
             case .notifyReceived(let e):
-                if e.type == .event, let end = JourneyOutcome(e) { onJourneyEnd(info, end) }
+                if e.type == .event, let end = JourneyEnd(e) { onJourneyEnd(info, end) }
             case .notifyRejected:
                 // Not a valid envelope, yet it may still read as a journey end event.
-                if let end = JourneyOutcome.detect(current) { onJourneyEnd(info, end) }
+                if let end = JourneyEnd.detect(current) { onJourneyEnd(info, end) }
             case .offerUnhandled(_, let token):
                 queue.append(contentsOf: machine.delegateFinished(token, keepPending: false, now: clock.now))
             case .startHandler(let start):

@@ -43,7 +43,7 @@ public final class HostServerRunner: Sendable {
     private let options: Options
     private let logger: Logger
     private let server: BridgeServer
-    private let outcome = NIOLockedValueBox<JourneyOutcome?>(nil)
+    private let outcome = NIOLockedValueBox<JourneyEnd?>(nil)
     private let transcript: TranscriptWriter?
 
     /// Creates the runner; opens the transcript file if asked (throws when it cannot).
@@ -103,7 +103,7 @@ public final class HostServerRunner: Sendable {
 
     /// Binds, reports where it listens, serves until shutdown, and returns the journey
     /// outcome seen first (nil when none).
-    public func run(onListening: @Sendable (Listening) -> Void) async throws -> JourneyOutcome? {
+    public func run(onListening: @Sendable (Listening) -> Void) async throws -> JourneyEnd? {
         // Draw and encode the stub pictures on a thread of their own while the server binds
         // (tens of milliseconds in release builds), and announce the server once they are
         // ready. A connection that arrives before that waits for them once, at startup; no

@@ -2,7 +2,7 @@ import BridgeHost
 import BridgeProtocol
 import BridgeWebSocket
 import Logging
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// One WebSocket connection seen as a ``BridgeTransport``: what the web side sends comes
 /// out of ``incoming``; ``send(_:)`` writes a text frame. Messages the host sends before
@@ -18,7 +18,7 @@ public final class HostSession: BridgeConnection, BridgeTransport {
     public let incoming: AsyncStream<[UInt8]>
     private let continuation: AsyncStream<[UInt8]>.Continuation
     private let observer: Observer?
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     private struct State {
         var outbound: BridgeOutbound?
@@ -35,7 +35,7 @@ public final class HostSession: BridgeConnection, BridgeTransport {
 
     /// See ``BridgeConnection/opened(outbound:)``.
     public func opened(outbound: BridgeOutbound) {
-        let queued = state.withLockedValue { s -> [[UInt8]] in
+        let queued = state.withLock { s -> [[UInt8]] in
             s.outbound = outbound
             defer { s.queued = [] }
             return s.queued
@@ -51,13 +51,13 @@ public final class HostSession: BridgeConnection, BridgeTransport {
 
     /// See ``BridgeConnection/closed(code:)``.
     public func closed(code: CloseCode?) {
-        state.withLockedValue { $0.closed = true }
+        state.withLock { $0.closed = true }
         continuation.finish()
     }
 
     /// Sends one host-to-web envelope (dropped once the socket is closed).
     public func send(_ message: [UInt8]) async throws {
-        let outbound = state.withLockedValue { s -> BridgeOutbound? in
+        let outbound = state.withLock { s -> BridgeOutbound? in
             if s.closed { return nil }
             if s.outbound == nil { s.queued.append(message) }
             return s.outbound
@@ -68,7 +68,7 @@ public final class HostSession: BridgeConnection, BridgeTransport {
 
     /// Closes the socket with `code`.
     public func close(_ code: CloseCode, reason: String) {
-        state.withLockedValue { $0.outbound }?.close(code, reason)
+        state.withLock { $0.outbound }?.close(code, reason)
     }
 }
 

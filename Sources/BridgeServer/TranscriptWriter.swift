@@ -1,16 +1,15 @@
 import BridgeJSON
 import BridgeProtocol
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// Writes every message of a server run as a tap log (docs/FORMAT.md, "tap log"):
 /// one JSON object per line, `{"t":<epoch ns>,"dir":"w2h"|"h2w","conn":"c1","msg":<envelope>}`
 /// (`"text"` instead of `msg` when the bytes are not one JSON value). The log imports
 /// with `bridgescope record --tap` and analyses with `bridgescope analyze`.
 public final class TranscriptWriter: Sendable {
-    private let handle: FileHandle
-    private let lock = NIOLock()
-    private let isClosed = NIOLockedValueBox(false)
+    /// The open file; `nil` once closed.
+    private let handle: Mutex<FileHandle?>
 
     /// Creates (truncates) the file at `path`.
     public init(path: String) throws {
@@ -20,24 +19,20 @@ public final class TranscriptWriter: Sendable {
         guard let h = FileHandle(forWritingAtPath: path) else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
-        handle = h
+        handle = Mutex(h)
     }
 
     /// Appends one message.
     public func write(connection: String, direction: Direction, message: [UInt8]) {
         let line = Self.line(time: Self.nowNanoseconds(), connection: connection, direction: direction, message: message)
-        lock.withLock {
-            guard !isClosed.withLockedValue({ $0 }) else { return }
-            handle.write(Data(line))
-        }
+        handle.withLock { $0?.write(Data(line)) }
     }
 
     /// Flushes and closes the file; later writes are dropped.
     public func close() {
-        lock.withLock {
-            guard !isClosed.withLockedValue({ $0 }) else { return }
-            isClosed.withLockedValue { $0 = true }
-            try? handle.close()
+        handle.withLock {
+            try? $0?.close()
+            $0 = nil
         }
     }
 
@@ -64,9 +59,9 @@ public final class TranscriptWriter: Sendable {
     }
 }
 
-/// How a journey ended, as the host saw it: a `journey.complete` or `journey.error`
+/// How a journey ended, as the host saw it (not the analyzer's `JourneyOutcome`): a `journey.complete` or `journey.error`
 /// event from the web side.
-public struct JourneyOutcome: Sendable, Hashable, CustomStringConvertible {
+public struct JourneyEnd: Sendable, Hashable, CustomStringConvertible {
     /// Whether the journey completed (`journey.complete`) rather than failed.
     public var completed: Bool
     /// The event's data, compact JSON.
@@ -79,8 +74,8 @@ public struct JourneyOutcome: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The outcome a web-to-host message announces, if it is a journey end event.
-    public static func detect(_ message: [UInt8]) -> JourneyOutcome? {
-        EnvelopeDecoder().decode(message, direction: .webToHost).envelope.flatMap(JourneyOutcome.init)
+    public static func detect(_ message: [UInt8]) -> JourneyEnd? {
+        EnvelopeDecoder().decode(message, direction: .webToHost).envelope.flatMap(JourneyEnd.init)
     }
 
     /// The outcome an envelope announces, if it is a `journey.complete` or `journey.error` event.

@@ -139,7 +139,7 @@ struct HostCommand: AsyncParsableCommand {
         }
         let signals = SignalWatcher.shutdown { Task { await runner.shutdown() } }
         defer { signals.cancel() }
-        let outcome: JourneyOutcome?
+        let outcome: JourneyEnd?
         do {
             outcome = try await runner.run { listening in
                 printError("bridgescope host: listening on \(listening.webSocketURL)")

@@ -41,7 +41,7 @@ struct TargetTests {
         let runner = try HostServerRunner(options: .init(server: BridgeServerConfiguration(port: 0), scenario: Self.wsScenario),
                                           logger: quiet)
         let box = URLBox()
-        async let served: JourneyOutcome? = runner.run { box.set($0.webSocketURL) }
+        async let served: JourneyEnd? = runner.run { box.set($0.webSocketURL) }
         let url = try #require(WebSocketURL(await box.wait()))
         do {
             let result = try await body(url)
