@@ -29,7 +29,7 @@ let package = Package(
         .library(name: "BridgeArchive", targets: ["BridgeArchive"]),
         .library(name: "BridgeAnalysis", targets: ["BridgeAnalysis"]),
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
-        .library(name: "BridgeClient", targets: ["BridgeClient"]),
+        .library(name: "BridgeTransport", targets: ["BridgeTransport"]),
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
         .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
         .library(name: "BridgeFuzz", targets: ["BridgeFuzz"]),
@@ -81,20 +81,9 @@ let package = Package(
             swiftSettings: underTest
         ),
         .target(
-            name: "BridgeClient",
+            name: "BridgeTransport",
             dependencies: [
                 "BridgeWebSocket",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-            ],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "BridgeServer",
-            dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeWebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -105,9 +94,19 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeServer",
+            dependencies: [
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeTransport", "BridgeWebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeCapture",
             dependencies: [
-                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "BridgeServer", "BridgeClient", "CPcap",
+                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "BridgeTransport", "CPcap",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -120,7 +119,7 @@ let package = Package(
         .target(
             name: "BridgeReplay",
             dependencies: [
-                "BridgeHost", "BridgeServer", "BridgeClient", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
+                "BridgeHost", "BridgeServer", "BridgeTransport", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
                 "BridgeWebSocket", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -128,7 +127,7 @@ let package = Package(
         .target(
             name: "BridgeFuzz",
             dependencies: [
-                "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeClient", "BridgeWebSocket", "BridgeArchive",
+                "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeTransport", "BridgeWebSocket", "BridgeArchive",
             ],
             swiftSettings: strict
         ),
@@ -139,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeClient",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeTransport",
                 "BridgeAnalysis", "BridgeReplay", "BridgeFuzz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -152,13 +151,13 @@ let package = Package(
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
-        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeArchive", "BridgeServer", "BridgeClient", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(
             name: "BridgeServerTests",
             dependencies: [
-                "BridgeServer", "BridgeClient", "BridgeTestSupport",
+                "BridgeServer", "BridgeTransport", "BridgeTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -169,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "BridgeReplayTests",
             dependencies: [
-                "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeClient", "BridgeTestSupport",
+                "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeTransport", "BridgeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

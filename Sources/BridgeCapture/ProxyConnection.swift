@@ -1,13 +1,12 @@
 import BridgeArchive
-import BridgeClient
-import BridgeServer
+import BridgeTransport
 import BridgeWebSocket
 import Logging
 import NIOCore
 import NIOPosix
 
 /// One page connection of the recording proxy: the server side is a ``BridgeConnection``
-/// of ``BridgeServer`` (the reference host's WebSocket machinery: origin check,
+/// of ``WebSocketServer`` (the reference host's WebSocket machinery: origin check,
 /// permessage-deflate, pings, limits); the upstream side is a ``ProxyUpstreamHandler``
 /// on the same event loop, so relaying is a function call. Every message is recorded
 /// when the proxy receives it (`w2h` from the page, `h2w` from upstream), then relayed

@@ -1,4 +1,4 @@
-import BridgeClient
+import BridgeTransport
 
 /// Settings of the recording proxy (`bridgescope record --proxy HOST:PORT --upstream URL`).
 public struct ProxyOptions: Sendable {
@@ -61,7 +61,7 @@ public struct ProxyLimits: Sendable, Hashable {
     /// did not finish. Default 5.
     public var upstreamTimeout: Double
     /// Bytes the proxy may hold across connections (frames, messages, inflation, send
-    /// queues both ways), as ``BridgeServerConfiguration/memoryBudget``. Default 256 MiB.
+    /// queues both ways), as ``WebSocketServerConfiguration/memoryBudget``. Default 256 MiB.
     public var memoryBudget: Int
 
     /// Creates limits.

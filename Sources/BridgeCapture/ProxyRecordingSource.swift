@@ -1,5 +1,5 @@
 import BridgeArchive
-import BridgeServer
+import BridgeTransport
 import BridgeWebSocket
 import Logging
 import NIOConcurrencyHelpers
@@ -10,7 +10,7 @@ import NIOConcurrencyHelpers
 /// ``ProxyConnection`` and every message is recorded on the way, byte for byte as
 /// received (after permessage-deflate inflation, exactly what the page or host sent).
 ///
-/// The server is ``BridgeServer`` (the reference host's HTTP and WebSocket machinery), so
+/// The server is ``WebSocketServer`` (the reference host's HTTP and WebSocket machinery), so
 /// the proxy also serves `/bridge.js` and `/journeys/...` from
 /// ``ProxyOptions/journeysDirectory``: a journey loaded from the proxy talks to it
 /// without changes. A page loaded from the upstream host talks to the proxy with
@@ -30,7 +30,7 @@ public final class ProxyRecordingSource: RecordingSource {
     /// Why recording stopped: `stopped`, `count reached` or `duration reached`.
     public private(set) var stopReason = ""
 
-    private let server: BridgeServer
+    private let server: WebSocketServer
     private let queue: ProxyEventQueue
     private let logger: Logger
     private var finished = false
@@ -67,7 +67,7 @@ public final class ProxyRecordingSource: RecordingSource {
         return ProxyRecordingSource(options: options, port: port, server: server, queue: queue, logger: logger)
     }
 
-    private init(options: ProxyOptions, port: Int, server: BridgeServer, queue: ProxyEventQueue, logger: Logger) {
+    private init(options: ProxyOptions, port: Int, server: WebSocketServer, queue: ProxyEventQueue, logger: Logger) {
         self.options = options
         self.port = port
         self.server = server
@@ -82,22 +82,22 @@ public final class ProxyRecordingSource: RecordingSource {
         }
     }
 
-    private static func makeServer(options: ProxyOptions, logger: Logger) -> (BridgeServer, ProxyEventQueue) {
+    private static func makeServer(options: ProxyOptions, logger: Logger) -> (WebSocketServer, ProxyEventQueue) {
         let queue = ProxyEventQueue(maxQueuedBytes: options.limits.maxQueuedBytes)
-        var config = BridgeServerConfiguration(
+        var config = WebSocketServerConfiguration(
             host: options.listenHost, port: options.listenPort, maxMessageBytes: options.maxMessageBytes,
             allowedOrigins: options.allowedOrigins, deflate: options.deflate,
             journeysDirectory: options.journeysDirectory)
         config.memoryBudget = options.limits.memoryBudget
         // One budget for the page side and the upstream side together.
         let budget = MemoryBudget(limit: options.limits.memoryBudget)
-        let server = BridgeServer(configuration: config, memoryBudget: budget, logger: logger) { info in
+        let server = WebSocketServer(configuration: config, memoryBudget: budget, logger: logger) { info in
             ProxyConnection(info: info, options: options, queue: queue, budget: budget, logger: logger)
         }
         return (server, queue)
     }
 
-    private static func bind(_ server: BridgeServer, options: ProxyOptions) async throws(CaptureError) -> Int {
+    private static func bind(_ server: WebSocketServer, options: ProxyOptions) async throws(CaptureError) -> Int {
         do {
             return try await server.start()
         } catch {

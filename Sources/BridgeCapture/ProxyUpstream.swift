@@ -1,4 +1,4 @@
-import BridgeClient
+import BridgeTransport
 import BridgeWebSocket
 import NIOCore
 import NIOHTTP1

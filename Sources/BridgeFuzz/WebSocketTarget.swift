@@ -1,4 +1,4 @@
-import BridgeClient
+import BridgeTransport
 import BridgeHost
 import Foundation
 

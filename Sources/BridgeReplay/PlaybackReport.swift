@@ -1,4 +1,5 @@
 import BridgeServer
+import BridgeTransport
 
 /// What a playback (`--as-host`) did: how many live requests it answered from the
 /// recording, and which it could not.

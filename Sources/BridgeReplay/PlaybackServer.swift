@@ -1,4 +1,5 @@
 import BridgeServer
+import BridgeTransport
 import Foundation
 import Logging
 import Synchronization
@@ -18,7 +19,7 @@ public final class PlaybackServer: Sendable {
     /// What to serve.
     public struct Options: Sendable {
         /// Server settings (address, journeys folder, origins, deflate).
-        public var server: BridgeServerConfiguration
+        public var server: WebSocketServerConfiguration
         /// Response delays and event offsets: `asap` answers at once, `recorded` after the
         /// recorded latency, `xN` after it divided by N.
         public var pacing: ReplayPacing
@@ -30,7 +31,7 @@ public final class PlaybackServer: Sendable {
         public var connection: String?
 
         /// Creates options.
-        public init(server: BridgeServerConfiguration, pacing: ReplayPacing = .recorded, exitOnJourneyEnd: Bool = false,
+        public init(server: WebSocketServerConfiguration, pacing: ReplayPacing = .recorded, exitOnJourneyEnd: Bool = false,
                     transcriptPath: String? = nil, connection: String? = nil) {
             self.server = server
             self.pacing = pacing
@@ -50,7 +51,7 @@ public final class PlaybackServer: Sendable {
 
     private let options: Options
     private let logger: Logger
-    private let server: BridgeServer
+    private let server: WebSocketServer
     private let sessions: AsyncStream<PlaybackSession>
     private let transcript: TranscriptWriter?
     private let report = ReportBox()
@@ -93,7 +94,7 @@ public final class PlaybackServer: Sendable {
         sessions = stream
         let counter = ReportBox.Counter()
         let pacing = options.pacing
-        server = BridgeServer(configuration: options.server, logger: logger) { info in
+        server = WebSocketServer(configuration: options.server, logger: logger) { info in
             let script = scripts[counter.next() % scripts.count]
             logger.info("playing recorded connection \(script.id)", metadata: ["conn": "\(info.id)"])
             let session = PlaybackSession(info: info, script: script, pacing: pacing, observer: observer)
@@ -190,8 +191,8 @@ final class ReportBox: Sendable {
 
     /// Lets the observer (made before the server) reach the server.
     final class ServerBox: Sendable {
-        private let stored = Mutex<BridgeServer?>(nil)
-        var server: BridgeServer? {
+        private let stored = Mutex<WebSocketServer?>(nil)
+        var server: WebSocketServer? {
             get { stored.withLock { $0 } }
             set { stored.withLock { $0 = newValue } }
         }

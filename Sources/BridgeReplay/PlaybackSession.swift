@@ -1,5 +1,6 @@
 import BridgeProtocol
 import BridgeServer
+import BridgeTransport
 import BridgeWebSocket
 import Foundation
 

@@ -1,4 +1,4 @@
-import BridgeClient
+import BridgeTransport
 import BridgeHost
 
 /// Everything a replay can be told (`bridgescope replay FILE --target ...`). Defaults

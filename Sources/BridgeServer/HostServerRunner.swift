@@ -1,3 +1,4 @@
+import BridgeTransport
 import BridgeHost
 import Foundation
 import Logging
@@ -11,7 +12,7 @@ public final class HostServerRunner: Sendable {
     /// What to run.
     public struct Options: Sendable {
         /// Server settings.
-        public var server: BridgeServerConfiguration
+        public var server: WebSocketServerConfiguration
         /// The scenario every connection's host follows.
         public var scenario: Scenario
         /// Stop after the first journey end event; ``run(onListening:)`` then returns its outcome.
@@ -22,7 +23,7 @@ public final class HostServerRunner: Sendable {
         public var seed: UInt64?
 
         /// Creates options.
-        public init(server: BridgeServerConfiguration, scenario: Scenario = .default, exitOnJourneyEnd: Bool = false,
+        public init(server: WebSocketServerConfiguration, scenario: Scenario = .default, exitOnJourneyEnd: Bool = false,
                     transcriptPath: String? = nil, seed: UInt64? = nil) {
             self.server = server
             self.scenario = scenario
@@ -42,7 +43,7 @@ public final class HostServerRunner: Sendable {
 
     private let options: Options
     private let logger: Logger
-    private let server: BridgeServer
+    private let server: WebSocketServer
     private let outcome = NIOLockedValueBox<JourneyEnd?>(nil)
     private let transcript: TranscriptWriter?
 
@@ -54,7 +55,7 @@ public final class HostServerRunner: Sendable {
         self.transcript = transcript
         let outcome = self.outcome
         let exitOnEnd = options.exitOnJourneyEnd
-        let serverBox = NIOLockedValueBox<BridgeServer?>(nil)
+        let serverBox = NIOLockedValueBox<WebSocketServer?>(nil)
         var observer: HostConnection.Observer?
         if let transcript {
             observer = { info, direction, message in
@@ -76,7 +77,7 @@ public final class HostServerRunner: Sendable {
         let seed = options.seed
         let count = NIOLockedValueBox<UInt64>(0)
         // One host per connection, made and run on the connection's event loop.
-        server = BridgeServer(configuration: options.server, logger: logger) { info in
+        server = WebSocketServer(configuration: options.server, logger: logger) { info in
             let n = count.withLockedValue { n -> UInt64 in
                 n += 1
                 return n

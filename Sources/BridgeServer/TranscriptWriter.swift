@@ -1,3 +1,4 @@
+import BridgeTransport
 import BridgeJSON
 import BridgeProtocol
 import Foundation

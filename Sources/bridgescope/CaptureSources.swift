@@ -1,7 +1,7 @@
 import ArgumentParser
 import BridgeArchive
 import BridgeCapture
-import BridgeClient
+import BridgeTransport
 import BridgeServer
 import Logging
 

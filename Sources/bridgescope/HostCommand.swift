@@ -1,6 +1,7 @@
 import ArgumentParser
 import BridgeHost
 import BridgeServer
+import BridgeTransport
 import Foundation
 import Logging
 
@@ -123,7 +124,7 @@ struct HostCommand: AsyncParsableCommand {
 
     func serve(_ script: Scenario) async throws {
         let (host, port) = parseListen(listen ?? "127.0.0.1:8787")!
-        var config = BridgeServerConfiguration(
+        var config = WebSocketServerConfiguration(
             host: host, port: port, maxMessageBytes: maxMessage, allowedOrigins: origin, deflate: !noDeflate,
             idleTimeout: idleTimeout, journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory())
         config.memoryBudget = memoryBudget << 20

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BridgeClient
+import BridgeTransport
 import BridgeReplay
 import BridgeServer
 import Foundation
@@ -188,7 +188,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func playBack(_ session: ReplaySession, logger: Logger) async throws {
         let (host, port) = parseListen(listen ?? "127.0.0.1:8787")!
-        let config = BridgeServerConfiguration(
+        let config = WebSocketServerConfiguration(
             host: host, port: port, allowedOrigins: origin, deflate: !noDeflate,
             journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory())
         let options = PlaybackServer.Options(server: config, pacing: pace.flatMap(ReplayPacing.init(parsing:)) ?? .recorded,

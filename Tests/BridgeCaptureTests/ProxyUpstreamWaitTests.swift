@@ -1,6 +1,6 @@
 import BridgeArchive
 import BridgeCapture
-import BridgeClient
+import BridgeTransport
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import BridgeArchive
 @_spi(Testing) import BridgeCapture
-import BridgeClient
+import BridgeTransport
 import BridgeHost
 import BridgeServer
 import Foundation
@@ -107,7 +107,7 @@ final class ReferenceHost: Sendable {
     init(deflate: Bool = true) async throws {
         var logger = Logger(label: "test.host")
         logger.logLevel = .warning
-        let runner = try HostServerRunner(options: .init(server: BridgeServerConfiguration(port: 0, deflate: deflate), seed: 7),
+        let runner = try HostServerRunner(options: .init(server: WebSocketServerConfiguration(port: 0, deflate: deflate), seed: 7),
                                           logger: logger)
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         task = Task {

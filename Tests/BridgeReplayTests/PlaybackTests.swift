@@ -1,5 +1,5 @@
 import BridgeArchive
-import BridgeClient
+import BridgeTransport
 import BridgeJSON
 import BridgeProtocol
 @testable import BridgeReplay
@@ -109,7 +109,7 @@ struct PlaybackTests {
         let transcript = temporaryDirectory() + "/t.jsonl"
         let server = try PlaybackServer(
             session: passportSession(),
-            options: .init(server: BridgeServerConfiguration(port: 0), pacing: .asap, exitOnJourneyEnd: true, transcriptPath: transcript),
+            options: .init(server: WebSocketServerConfiguration(port: 0), pacing: .asap, exitOnJourneyEnd: true, transcriptPath: transcript),
             logger: quiet)
         let box = URLBox()
         async let served = server.run { box.set($0.webSocketURL) }

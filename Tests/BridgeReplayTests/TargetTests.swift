@@ -1,4 +1,4 @@
-import BridgeClient
+import BridgeTransport
 import BridgeHost
 import BridgeJSON
 @testable import BridgeReplay
@@ -38,7 +38,7 @@ struct TargetTests {
 
     /// Runs the reference host's WebSocket server on a free port while `body` runs.
     func withHostServer<T: Sendable>(_ body: (WebSocketURL) async throws -> T) async throws -> T {
-        let runner = try HostServerRunner(options: .init(server: BridgeServerConfiguration(port: 0), scenario: Self.wsScenario),
+        let runner = try HostServerRunner(options: .init(server: WebSocketServerConfiguration(port: 0), scenario: Self.wsScenario),
                                           logger: quiet)
         let box = URLBox()
         async let served: JourneyEnd? = runner.run { box.set($0.webSocketURL) }

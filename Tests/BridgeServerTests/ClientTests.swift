@@ -1,5 +1,5 @@
 import Foundation
-import BridgeClient
+import BridgeTransport
 import BridgeServer
 import Testing
 

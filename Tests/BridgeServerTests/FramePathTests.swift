@@ -1,4 +1,4 @@
-@testable import BridgeServer
+@testable import BridgeTransport
 import BridgeWebSocket
 import NIOCore
 import NIOWebSocket

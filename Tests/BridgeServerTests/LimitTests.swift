@@ -1,4 +1,5 @@
 import BridgeServer
+import BridgeTransport
 import BridgeWebSocket
 import Foundation
 import Testing

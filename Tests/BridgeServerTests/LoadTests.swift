@@ -1,4 +1,5 @@
 import BridgeServer
+import BridgeTransport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import BridgeServer
+import BridgeTransport
 import BridgeWebSocket
 import Foundation
 import Logging
@@ -14,13 +15,13 @@ final class EchoConnection: BridgeConnection {
 }
 
 /// Starts a server on a free port for one test and shuts it down after.
-func withServer(_ configure: (inout BridgeServerConfiguration) -> Void = { _ in },
-                _ body: (Int, BridgeServer) async throws -> Void) async throws {
-    var cfg = BridgeServerConfiguration(port: 0)
+func withServer(_ configure: (inout WebSocketServerConfiguration) -> Void = { _ in },
+                _ body: (Int, WebSocketServer) async throws -> Void) async throws {
+    var cfg = WebSocketServerConfiguration(port: 0)
     configure(&cfg)
     var logger = Logger(label: "test")
     logger.logLevel = .critical
-    let server = BridgeServer(configuration: cfg, logger: logger) { _ in EchoConnection() }
+    let server = WebSocketServer(configuration: cfg, logger: logger) { _ in EchoConnection() }
     let port = try await server.start()
     do { try await body(port, server) } catch { await server.shutdown(); throw error }
     await server.shutdown()
@@ -179,11 +180,11 @@ struct ServerTests {
     }
 
     @Test func shutdownClosesOpenSocketsWithGoingAway() async throws {
-        var cfg = BridgeServerConfiguration(port: 0)
+        var cfg = WebSocketServerConfiguration(port: 0)
         cfg.pingInterval = 60
         var logger = Logger(label: "t")
         logger.logLevel = .critical
-        let server = BridgeServer(configuration: cfg, logger: logger) { _ in EchoConnection() }
+        let server = WebSocketServer(configuration: cfg, logger: logger) { _ in EchoConnection() }
         let port = try await server.start()
         let c = try RawWebSocketClient(port: port)
         try c.handshake()

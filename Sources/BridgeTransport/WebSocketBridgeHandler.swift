@@ -25,7 +25,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     typealias OutboundOut = WebSocketFrame
 
     let info: ConnectionInfo
-    let configuration: BridgeServerConfiguration
+    let configuration: WebSocketServerConfiguration
     let connection: any BridgeConnection
     let codec: PerMessageDeflate?
     var assembler: MessageAssembler
@@ -52,11 +52,11 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     /// When the frame or fragmented message in progress began (nil when none is).
     var incompleteSince: NIODeadline?
     var messageTimer: Scheduled<Void>?
-    /// Token bucket of ``BridgeServerConfiguration/maxInboundBytesPerSecond``.
+    /// Token bucket of ``WebSocketServerConfiguration/maxInboundBytesPerSecond``.
     var rateTokens: Double
     var rateUpdated = NIODeadline.now()
 
-    init(info: ConnectionInfo, configuration: BridgeServerConfiguration, connection: any BridgeConnection,
+    init(info: ConnectionInfo, configuration: WebSocketServerConfiguration, connection: any BridgeConnection,
          codec: PerMessageDeflate?, account: MemoryBudget.Account, logger: Logger) {
         self.info = info
         self.configuration = configuration

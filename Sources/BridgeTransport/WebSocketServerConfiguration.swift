@@ -1,7 +1,7 @@
 import BridgeWebSocket
 
 /// Everything the WebSocket host server can be told. Defaults are the documented ones.
-public struct BridgeServerConfiguration: Sendable {
+public struct WebSocketServerConfiguration: Sendable {
     /// Address to bind. Default `127.0.0.1` (loopback only); binding elsewhere must be asked for.
     public var host: String
     /// Port to bind; 0 picks a free port. Default 8787.

@@ -5,9 +5,9 @@ import NIOWebSocket
 /// The hostile-load limits of a connection (docs/SECURITY.md): frames are read with
 /// ``FrameReader`` so every announced length is checked against the message limit and
 /// the server's ``MemoryBudget`` before its payload is buffered; frames and fragmented
-/// messages must complete within ``BridgeServerConfiguration/messageTimeout``; large
+/// messages must complete within ``WebSocketServerConfiguration/messageTimeout``; large
 /// messages are inflated in slices that yield to the event loop; a connection delivering
-/// more than ``BridgeServerConfiguration/maxInboundBytesPerSecond`` is paused; the idle
+/// more than ``WebSocketServerConfiguration/maxInboundBytesPerSecond`` is paused; the idle
 /// timeout has a timer of its own.
 extension WebSocketBridgeHandler {
     /// Bytes this connection holds: the partial frame, the fragmented message, the

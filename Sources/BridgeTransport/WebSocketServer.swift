@@ -13,11 +13,11 @@ import NIOWebSocket
 /// when offered and enabled); `GET /bridge.js`, `/journeys/...`, `/healthz` and `/` are
 /// plain HTTP (``StaticRoutes``). Each WebSocket gets its own ``BridgeConnection`` from
 /// the factory: connections are independent.
-public final class BridgeServer: Sendable {
+public final class WebSocketServer: Sendable {
     /// The configuration in force.
-    public let configuration: BridgeServerConfiguration
+    public let configuration: WebSocketServerConfiguration
     /// The memory budget shared by every connection of this server (and by the recording
-    /// proxy's upstream connections): ``BridgeServerConfiguration/memoryBudget`` bytes.
+    /// proxy's upstream connections): ``WebSocketServerConfiguration/memoryBudget`` bytes.
     public let memoryBudget: MemoryBudget
     private let factory: BridgeConnectionFactory
     private let logger: Logger
@@ -52,8 +52,8 @@ public final class BridgeServer: Sendable {
 
     /// Creates a server; nothing is bound until ``start()``. `memoryBudget` shares a budget
     /// with other parts of the process (the recording proxy's upstream connections);
-    /// nil makes one of ``BridgeServerConfiguration/memoryBudget`` bytes.
-    public init(configuration: BridgeServerConfiguration, memoryBudget: MemoryBudget? = nil, logger: Logger,
+    /// nil makes one of ``WebSocketServerConfiguration/memoryBudget`` bytes.
+    public init(configuration: WebSocketServerConfiguration, memoryBudget: MemoryBudget? = nil, logger: Logger,
                 factory: @escaping BridgeConnectionFactory) {
         self.configuration = configuration
         self.memoryBudget = memoryBudget ?? MemoryBudget(limit: configuration.memoryBudget)
