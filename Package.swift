@@ -106,7 +106,23 @@ let package = Package(
         .target(
             name: "BridgeCapture",
             dependencies: [
-                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "BridgeTransport", "CPcap",
+                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgePcap",
+            dependencies: [
+                "BridgeCapture", "BridgeArchive", "BridgeProtocol", "CPcap",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgeProxy",
+            dependencies: [
+                "BridgeCapture", "BridgeArchive", "BridgeTransport", "BridgeWebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -138,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgeTransport",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeTransport",
                 "BridgeAnalysis", "BridgeReplay", "BridgeFuzz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -151,7 +167,7 @@ let package = Package(
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
-        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(

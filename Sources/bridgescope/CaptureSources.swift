@@ -1,6 +1,8 @@
 import ArgumentParser
 import BridgeArchive
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import BridgeTransport
 import BridgeServer
 import Logging

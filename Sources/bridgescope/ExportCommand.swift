@@ -1,6 +1,8 @@
 import ArgumentParser
 import BridgeArchive
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 
 /// `bridgescope export`: write a session archive in other formats.
 struct ExportCommand: ParsableCommand {

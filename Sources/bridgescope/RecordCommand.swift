@@ -1,6 +1,8 @@
 import ArgumentParser
 import BridgeArchive
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import Logging
 import Synchronization
 #if canImport(Glibc)

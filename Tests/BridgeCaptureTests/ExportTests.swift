@@ -1,5 +1,7 @@
 import BridgeArchive
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import BridgeTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,6 @@
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import Testing
 
 /// `TCPReassembler.receiveInOrder` (the decoder's no-copy path) against `receive`:

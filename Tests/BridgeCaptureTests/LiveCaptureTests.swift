@@ -1,4 +1,6 @@
-@_spi(Testing) import BridgeCapture
+import BridgeCapture
+@_spi(Testing) import BridgePcap
+import BridgeProxy
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 
 /// Builds synthetic packets, layer by layer, for the decoder tests.
 enum PacketBuilder {

@@ -1,4 +1,6 @@
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import Testing
 
 /// Link, IP and TCP decoding on synthetic packets of every supported link type.

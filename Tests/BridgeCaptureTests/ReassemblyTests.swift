@@ -1,4 +1,6 @@
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import Testing
 
 /// One direction's TCP reassembly: order, retransmission, overlap, loss, FIN/RST.

@@ -1,5 +1,7 @@
 import BridgeArchive
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import BridgeTransport
 import BridgeTestSupport
 import Foundation

@@ -1,5 +1,7 @@
 import BridgeArchive
-@_spi(Testing) import BridgeCapture
+import BridgeCapture
+@_spi(Testing) import BridgePcap
+import BridgeProxy
 import BridgeTransport
 import BridgeHost
 import BridgeServer

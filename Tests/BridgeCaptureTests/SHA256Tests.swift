@@ -1,4 +1,6 @@
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import Testing
 
 /// FIPS 180-4 / NIST CAVP example vectors.

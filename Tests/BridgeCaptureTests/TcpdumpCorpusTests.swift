@@ -1,4 +1,6 @@
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import BridgeTestSupport
 import Foundation
 import Testing

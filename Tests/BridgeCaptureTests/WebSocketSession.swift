@@ -1,4 +1,6 @@
 import BridgeCapture
+import BridgePcap
+import BridgeProxy
 import BridgeWebSocket
 
 /// Scripts a WebSocket session over a ``Conversation``: handshake, frames (masked from

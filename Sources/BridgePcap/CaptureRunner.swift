@@ -1,3 +1,4 @@
+import BridgeCapture
 import Logging
 
 #if canImport(Glibc)

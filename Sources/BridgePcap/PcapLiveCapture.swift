@@ -1,3 +1,4 @@
+import BridgeCapture
 import CPcap
 
 #if canImport(Glibc)

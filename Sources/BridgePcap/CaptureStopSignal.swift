@@ -1,3 +1,4 @@
+import BridgeCapture
 import Foundation
 
 /// A flag one thread raises (a signal handler's dispatch source, a test) and the

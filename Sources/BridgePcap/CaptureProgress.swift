@@ -1,3 +1,4 @@
+import BridgeCapture
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import BridgeCapture
 import BridgeWebSocket
 import NIOCore
 import NIOWebSocket

@@ -1,3 +1,4 @@
+import BridgeCapture
 import BridgeTransport
 import BridgeWebSocket
 import NIOCore

@@ -1,3 +1,5 @@
+import BridgeCapture
+
 /// How to open a live capture.
 public struct LiveCaptureOptions: Sendable, Hashable {
     /// The interface (`lo`, `eth0`, `any`).

@@ -1,3 +1,5 @@
+import BridgeCapture
+
 /// Where packets come from.
 public enum CaptureSource: Sendable, Hashable, CustomStringConvertible {
     /// A pcap or pcapng file.

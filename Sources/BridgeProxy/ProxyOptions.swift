@@ -1,3 +1,4 @@
+import BridgeCapture
 import BridgeTransport
 
 /// Settings of the recording proxy (`bridgescope record --proxy HOST:PORT --upstream URL`).

@@ -1,3 +1,4 @@
+import BridgeCapture
 import BridgeArchive
 import NIOConcurrencyHelpers
 

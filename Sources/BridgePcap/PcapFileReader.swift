@@ -1,3 +1,4 @@
+import BridgeCapture
 import CPcap
 
 /// Reads a pcap or pcapng file through libpcap (`pcap_open_offline`, nanosecond time
