@@ -40,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // System libraries: each imported by exactly one module.
@@ -107,6 +108,7 @@ let package = Package(
             name: "BridgeCapture",
             dependencies: [
                 "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -16,8 +16,8 @@ struct RedactorTests {
         let r = redactor.redact(Array(message.utf8))
         #expect(r.redactedFields == 3)
         #expect(!r.wholeMessage)
-        let abc = SHA256.hex(Array("QUJD".utf8))
-        #expect(text(r) == #"{"version":"1.0","correlationId":"c1","type":"response","timestamp":1700000000000,"payload":{"action":"camera.selfie.capture","status":"success","data":{"previewImageData":{"redacted":true,"sha256":"\#(abc)","bytes":4},"width":640,"height":480,"mimeType":"image/jpeg","encryptedBlob":{"redacted":true,"sha256":"\#(SHA256.hex(Array("eA==".utf8)))","bytes":4},"unencryptedBlob":{"redacted":true,"sha256":"\#(SHA256.hex(Array("eQ==".utf8)))","bytes":4}}}}"#)
+        let abc = Redactor.sha256Hex(Array("QUJD".utf8))
+        #expect(text(r) == #"{"version":"1.0","correlationId":"c1","type":"response","timestamp":1700000000000,"payload":{"action":"camera.selfie.capture","status":"success","data":{"previewImageData":{"redacted":true,"sha256":"\#(abc)","bytes":4},"width":640,"height":480,"mimeType":"image/jpeg","encryptedBlob":{"redacted":true,"sha256":"\#(Redactor.sha256Hex(Array("eA==".utf8)))","bytes":4},"unencryptedBlob":{"redacted":true,"sha256":"\#(Redactor.sha256Hex(Array("eQ==".utf8)))","bytes":4}}}}"#)
         // The result is still a valid envelope.
         let decoded = EnvelopeDecoder().decode(r.bytes)
         #expect(decoded.isValid, "\(decoded.findings)")
@@ -32,7 +32,7 @@ struct RedactorTests {
         #expect(t.contains(#""imageData":"payload level stays""#))
         #expect(t.contains(#""mrz":"P<UTO""#))
         #expect(t.contains(#""photo":null"#))
-        #expect(t.contains(#""photo":{"redacted":true,"sha256":"\#(SHA256.hex(Array(#"{"nested":"object"}"#.utf8)))","bytes":19}"#))
+        #expect(t.contains(#""photo":{"redacted":true,"sha256":"\#(Redactor.sha256Hex(Array(#"{"nested":"object"}"#.utf8)))","bytes":19}"#))
         #expect(!t.contains("AAAA") && !t.contains("UFA="))
     }
 
@@ -56,11 +56,11 @@ struct RedactorTests {
         let message = Array(#"{"payload":{"data":{"imageData":"QUJD"}}"#.utf8)  // one brace short
         let r = redactor.redact(message)
         #expect(r.wholeMessage)
-        #expect(text(r) == #"{"redacted":true,"sha256":"\#(SHA256.hex(message))","bytes":\#(message.count)}"#)
+        #expect(text(r) == #"{"redacted":true,"sha256":"\#(Redactor.sha256Hex(message))","bytes":\#(message.count)}"#)
     }
 
     @Test func numbersAndDuplicateKeysSurvive() {
         let message = #"{"a":1.0e+2,"a":2,"payload":{"data":{"photo":"x","n":-0.0}}}"#
-        #expect(text(redactor.redact(Array(message.utf8))) == #"{"a":1.0e+2,"a":2,"payload":{"data":{"photo":{"redacted":true,"sha256":"\#(SHA256.hex([0x78]))","bytes":1},"n":-0.0}}}"#)
+        #expect(text(redactor.redact(Array(message.utf8))) == #"{"a":1.0e+2,"a":2,"payload":{"data":{"photo":{"redacted":true,"sha256":"\#(Redactor.sha256Hex([0x78]))","bytes":1},"n":-0.0}}}"#)
     }
 }

@@ -39,7 +39,7 @@ struct RunnerTests {
         let summary = try CaptureRunner(source: .file(path), options: CaptureRunOptions(redact: true)).run { recorded.append($0) }
         #expect(summary.redactedFields == 1)
         let text = recorded.messages.first?.text ?? ""
-        #expect(text.contains(#""previewImageData":{"redacted":true,"sha256":"\#(SHA256.hex(Array("/9j/4AAQ".utf8)))","bytes":8}"#))
+        #expect(text.contains(#""previewImageData":{"redacted":true,"sha256":"\#(Redactor.sha256Hex(Array("/9j/4AAQ".utf8)))","bytes":8}"#))
         #expect(!text.contains("/9j/4AAQ"))
     }
 

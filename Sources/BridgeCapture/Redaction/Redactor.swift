@@ -1,4 +1,5 @@
 import BridgeJSON
+import Crypto
 
 /// Replaces image and biometric fields of captured envelopes (PROTOCOL.md §6) with
 /// `{"redacted":true,"sha256":"<hex>","bytes":N}`, keeping the envelope valid JSON with
@@ -39,7 +40,19 @@ public struct Redactor: Sendable {
 
     /// The marker for `content`.
     public static func marker(for content: [UInt8]) -> JSONValue {
-        ["redacted": true, "sha256": .string(SHA256.hex(content)), "bytes": .integer(Int64(content.count))]
+        ["redacted": true, "sha256": .string(sha256Hex(content)), "bytes": .integer(Int64(content.count))]
+    }
+
+    /// The SHA-256 of `content` as 64 lowercase hex digits (swift-crypto).
+    public static func sha256Hex(_ content: [UInt8]) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for b in SHA256.hash(data: content) {
+            out.append(hex[Int(b >> 4)])
+            out.append(hex[Int(b & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Redacts one message.
