@@ -1,3 +1,5 @@
+import BridgeArchive
+import BridgeProtocol
 import Logging
 
 /// Something that yields a session's records in order: a tap log, an archive, a live
@@ -8,7 +10,10 @@ public protocol AnalysisEventSource {
     mutating func next() throws(AnalysisError) -> AnalysisEvent?
 }
 
-/// A tap log (JSON Lines, see ``TapLogParser``) read from a file or from memory.
+/// A tap log (JSON Lines, docs/FORMAT.md §9) read from a file or from memory, through
+/// BridgeArchive's ``TapLogParser`` (the one parser of the format: `record --tap` and
+/// `analyze` read a log the same way). A line the parser refuses becomes a capture
+/// `error` event naming the line, so the analysis goes on.
 public struct TapLogSource: AnalysisEventSource {
     private let reader: LineReader
     private let parser = TapLogParser()
@@ -17,7 +22,7 @@ public struct TapLogSource: AnalysisEventSource {
 
     /// Opens a tap log file.
     public init(path: String) throws(AnalysisError) {
-        guard let r = LineReader(path: path) else {
+        guard let r = LineReader(path: path, maxLineBytes: BridgeArchiveFormat.maxLineBytes) else {
             throw AnalysisError(.unreadableInput, "\(path): cannot open the file (does it exist, and is it readable?)")
         }
         self.reader = r
@@ -26,7 +31,7 @@ public struct TapLogSource: AnalysisEventSource {
 
     /// Reads a tap log held in memory.
     public init(bytes: [UInt8], name: String = "memory") {
-        self.reader = LineReader(bytes: bytes)
+        self.reader = LineReader(bytes: bytes, maxLineBytes: BridgeArchiveFormat.maxLineBytes)
         self.path = name
     }
 
@@ -39,13 +44,29 @@ public struct TapLogSource: AnalysisEventSource {
                                      kind: .error("line \(number): \(bytes) bytes, longer than the \(reader.maxLineBytes)-byte line limit; skipped"),
                                      record: number)
             case .line(let bytes, let number):
-                guard let event = parser.parse(bytes, number: number, previousTime: lastTime) else { continue }
+                guard let entry = bytes.withUnsafeBytes({ parser.parseLine($0, number: number) }) else { continue }
+                let event = Self.event(entry, previousTime: lastTime)
                 lastTime = event.time
                 return event
             }
         }
         if reader.readError { throw AnalysisError(.unreadableInput, "\(path): read error") }
         return nil
+    }
+
+    /// The analysis event of one parsed tap line.
+    static func event(_ entry: TapLogParser.Entry, previousTime: Int64) -> AnalysisEvent {
+        switch entry {
+        case .message(let m):
+            return .message(seq: m.line, time: m.time, direction: Direction(rawValue: m.direction.rawValue),
+                            connection: m.connection ?? TapSource.defaultConnection, bytes: m.payload[...], record: m.line)
+        case .event(let e):
+            return .captureEvent(seq: e.line, time: e.event.time, connection: e.event.connection,
+                                 kind: ArchiveEventSource.kind(of: e.event), record: e.line)
+        case .error(let e):
+            return .captureEvent(seq: e.line, time: previousTime, connection: nil,
+                                 kind: .error("line \(e.line): \(e.reason)"), record: e.line)
+        }
     }
 }
 

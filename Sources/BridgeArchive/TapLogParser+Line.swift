@@ -1,19 +1,20 @@
 import BridgeJSON
 
 extension TapLogParser {
-    /// Parses one line (without its LF); nil for a blank line.
+    /// Parses one line (without its LF); nil for a blank line or an archive header or
+    /// trailer line.
     public func parseLine(_ raw: UnsafeRawBufferPointer, number: Int) -> Entry? {
         var line = raw
         if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
         do throws(TapLineError) {
-            return .message(try message(line, number: number))
+            return try entry(line, number: number)
         } catch {
             return .error(error)
         }
     }
 
-    private func message(_ line: UnsafeRawBufferPointer, number: Int) throws(TapLineError) -> TapMessage {
+    private func entry(_ line: UnsafeRawBufferPointer, number: Int) throws(TapLineError) -> Entry? {
         func fail(_ reason: String) -> TapLineError { TapLineError(line: number, reason: reason) }
         let document: JSONDocument
         do throws(JSONError) {
@@ -27,6 +28,7 @@ extension TapLogParser {
         if let dup = document.duplicateKeys.first(where: { $0.depth == 1 }) {
             throw fail("member \"\(dup.key)\" appears twice")
         }
+        if o["bridgescope"] != nil { return nil }
         guard let tValue = o["t"] else { throw fail("missing \"t\" (epoch milliseconds or nanoseconds)") }
         guard case .number(let n) = tValue, n.isIntegerLexeme, let t = n.int64 else {
             throw fail("\"t\" must be an integer (epoch milliseconds or nanoseconds), not \(describe(tValue))")
@@ -40,6 +42,7 @@ extension TapLogParser {
             guard !overflow else { throw fail("\"t\" \(t) read as milliseconds is beyond the year 2262") }
             time = ns
         }
+        if let e = o["event"] { return .event(try event(e, in: o, time: time, number: number)) }
         guard let dValue = o["dir"] else { throw fail("missing \"dir\" (\"w2h\" or \"h2w\")") }
         guard case .string(let d) = dValue, d == "w2h" || d == "h2w" else {
             throw fail("\"dir\" must be \"w2h\" or \"h2w\", not \(JSONWriter().string(dValue))")
@@ -71,7 +74,41 @@ extension TapLogParser {
             }
             payload = bytes
         }
-        return TapMessage(line: number, time: time, direction: ArchiveDirection(rawValue: d), connection: conn, payload: payload)
+        return .message(TapMessage(line: number, time: time, direction: ArchiveDirection(rawValue: d), connection: conn, payload: payload))
+    }
+
+    /// An event line: `event` names the kind, the other members are those of an archive
+    /// event line (docs/FORMAT.md §5), each optional.
+    private func event(_ value: JSONValue, in o: JSONObject, time: Int64, number: Int) throws(TapLineError) -> TapEvent {
+        func fail(_ reason: String) -> TapLineError { TapLineError(line: number, reason: reason) }
+        guard case .string(let kind) = value, !kind.isEmpty, kind.utf8.count <= 64 else {
+            throw fail("\"event\" must be a kind such as \"open\", \"close\", \"gap\", \"drop\" or \"error\"")
+        }
+        func string(_ key: String) throws(TapLineError) -> String? {
+            guard let v = o[key], !v.isNull else { return nil }
+            guard case .string(let s) = v else { throw fail("\"\(key)\" must be a string, not \(v.kindName)") }
+            return s
+        }
+        func count(_ key: String) throws(TapLineError) -> Int? {
+            guard let v = o[key], !v.isNull else { return nil }
+            guard case .number(let n) = v, n.isIntegerLexeme, let i = n.int64, i >= 0, let c = Int(exactly: i) else {
+                throw fail("\"\(key)\" must be a non-negative integer")
+            }
+            return c
+        }
+        var direction: ArchiveDirection?
+        if let d = try string("dir") {
+            guard d == "w2h" || d == "h2w" else { throw fail("\"dir\" must be \"w2h\" or \"h2w\", not \"\(d.prefix(20))\"") }
+            direction = ArchiveDirection(rawValue: d)
+        }
+        var reason = try string("reason")
+        if reason == nil { reason = try string("text") }
+        let connection = try string("conn")
+        let bytes = try count("bytes"), packets = try count("count")
+        let event = ArchiveEvent(time: time, kind: ArchiveEvent.Kind(rawValue: kind), connection: connection,
+                                 direction: direction, bytes: bytes, count: packets,
+                                 reason: reason.map { String($0.prefix(4096)) })
+        return TapEvent(line: number, event: event)
     }
 
     private func describe(_ v: JSONValue) -> String {

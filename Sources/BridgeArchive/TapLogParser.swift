@@ -20,6 +20,16 @@ public struct TapMessage: Sendable, Hashable {
     public var payload: [UInt8]
 }
 
+/// A capture event read from a tap log line (`"event": "open"|"close"|"gap"|"drop"|"error"`,
+/// docs/FORMAT.md §9): the app's own account of a connection opening or closing, or of
+/// what it could not record.
+public struct TapEvent: Sendable, Hashable {
+    /// 1-based line number in the tap log.
+    public var line: Int
+    /// The event, as the archive writes it (its `seq` is assigned by the writer).
+    public var event: ArchiveEvent
+}
+
 /// A tap log line that could not be imported.
 public struct TapLineError: Error, Sendable, Hashable {
     /// 1-based line number in the tap log.
@@ -31,7 +41,10 @@ public struct TapLineError: Error, Sendable, Hashable {
 /// Parses an in-app tap log (docs/FORMAT.md §9): newline-delimited JSON, one object
 /// per message:
 /// `{"t": <epoch ms or ns>, "dir": "w2h"|"h2w", "conn"?: string, "msg": <envelope>}`,
-/// or `"text": "<raw string>"` (or `"b64": "<base64>"`) instead of `msg`.
+/// or `"text": "<raw string>"` (or `"b64": "<base64>"`) instead of `msg`; event lines
+/// (`"event": "open"|...`) become ``TapEvent``s; a line with a `"bridgescope"` member
+/// (an archive's header or trailer, as `zstdcat` prints them) is skipped. The one
+/// parser of the format: `record --tap` and `analyze` both read through it.
 ///
 /// A value type fed bytes in chunks of any size: ``feed(_:)`` returns what the complete
 /// lines held, ``finish()`` handles a last line without a newline. A bad line becomes a
@@ -46,6 +59,8 @@ public struct TapLogParser: Sendable {
     public enum Entry: Sendable, Hashable {
         /// A message.
         case message(TapMessage)
+        /// A capture event line.
+        case event(TapEvent)
         /// A line that could not be imported.
         case error(TapLineError)
     }

@@ -96,6 +96,10 @@ struct TapImportState {
                 connections.insert(conn)
                 lastTime = m.time
                 try writer.append(time: m.time, direction: m.direction, connection: conn, payload: m.payload)
+            case .event(let e):
+                lastTime = e.event.time
+                if let c = e.event.connection { connections.insert(c) }
+                try writer.append(e.event)
             case .error(let e):
                 try writer.append(ArchiveEvent(time: lastTime, kind: .error, line: e.line,
                                                reason: e.reason))
