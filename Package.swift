@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "BridgeAnalysis", targets: ["BridgeAnalysis"]),
         .library(name: "BridgeServer", targets: ["BridgeServer"]),
         .library(name: "BridgeTransport", targets: ["BridgeTransport"]),
+        .library(name: "BridgeReport", targets: ["BridgeReport"]),
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
         .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
         .library(name: "BridgeFuzz", targets: ["BridgeFuzz"]),
@@ -51,6 +52,7 @@ let package = Package(
 
         .target(name: "BridgeJSON", swiftSettings: underTest),
         .target(name: "BridgeProtocol", dependencies: ["BridgeJSON"], swiftSettings: underTest),
+        .target(name: "BridgeReport", swiftSettings: strict),
         .target(
             name: "BridgeHost",
             dependencies: [
@@ -67,7 +69,7 @@ let package = Package(
         .target(
             name: "BridgeAnalysis",
             dependencies: [
-                "BridgeProtocol", "BridgeJSON", "BridgeArchive",
+                "BridgeReport", "BridgeProtocol", "BridgeJSON", "BridgeArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -137,7 +139,7 @@ let package = Package(
         .target(
             name: "BridgeReplay",
             dependencies: [
-                "BridgeHost", "BridgeServer", "BridgeTransport", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
+                "BridgeReport", "BridgeHost", "BridgeServer", "BridgeTransport", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
                 "BridgeWebSocket", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -145,7 +147,7 @@ let package = Package(
         .target(
             name: "BridgeFuzz",
             dependencies: [
-                "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeTransport", "BridgeWebSocket", "BridgeArchive",
+                "BridgeReport", "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeTransport", "BridgeWebSocket", "BridgeArchive",
             ],
             swiftSettings: strict
         ),
@@ -191,6 +193,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeReport", "BridgeTestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+import BridgeReport
 import BridgeProtocol
 
 /// `--format html`: one self-contained page (inline CSS and SVG, no script, no network)
@@ -60,7 +61,7 @@ public struct HTMLReportRenderer: Sendable {
         return out
     }
 
-    func h(_ s: String) -> String { XMLEscape.escape(s) }
+    func h(_ s: String) -> String { XMLText.escape(s) }
 
     func session(_ r: AnalysisReport, index: Int) -> String {
         let verdict = FailPolicy.verdict(r, threshold: options.threshold)

@@ -1,5 +1,6 @@
 import BridgeJSON
 import Foundation
+import BridgeReport
 
 /// What a `bridgescope fuzz` run did, for the final report.
 public struct FuzzSummary: Sendable {
@@ -88,33 +89,16 @@ public struct FuzzSummary: Sendable {
     }
 
     func junit() -> String {
-        func esc(_ s: String) -> String {
-            var out = ""
-            for c in s.unicodeScalars {
-                switch c {
-                case "&": out += "&amp;"
-                case "<": out += "&lt;"
-                case ">": out += "&gt;"
-                case "\"": out += "&quot;"
-                case _ where c.value < 0x20 && c != "\n" && c != "\t": out += "?"
-                default: out.unicodeScalars.append(c)
-                }
-            }
-            return out
-        }
-        let failures = findings.count
-        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        x += "<testsuite name=\"bridgescope-fuzz \(esc(target))\" tests=\"\(Oracle.all.count)\" failures=\"\(failures)\" time=\"\(String(format: "%.1f", seconds))\">\n"
-        x += "  <properties><property name=\"execs\" value=\"\(execs)\"/><property name=\"seed\" value=\"\(seed)\"/></properties>\n"
-        for oracle in Oracle.all {
+        let cases = Oracle.all.map { oracle -> JUnitDocument.TestCase in
             let mine = findings.filter { $0.violation.oracle == oracle }
-            x += "  <testcase classname=\"bridgescope.fuzz\" name=\"\(oracle.rawValue)\">"
-            for f in mine {
-                x += "\n    <failure message=\"\(esc(f.violation.signature))\">\(esc(f.violation.message))\n"
-                x += "reproduce: bridgescope fuzz --reproduce \(esc(f.file ?? "(existing regression file)"))</failure>"
+            let failures = mine.map { f in
+                JUnitDocument.TestCase.Failure(message: f.violation.signature, body: f.violation.message
+                    + "\nreproduce: bridgescope fuzz --reproduce \(f.file ?? "(existing regression file)")")
             }
-            x += mine.isEmpty ? "</testcase>\n" : "\n  </testcase>\n"
+            return JUnitDocument.TestCase(className: "bridgescope.fuzz", name: oracle.rawValue, outcome: failures.isEmpty ? .passed : .failed(failures))
         }
-        return x + "</testsuite>\n"
+        let suite = JUnitDocument.TestSuite(name: "bridgescope-fuzz \(target)", time: String(format: "%.1f", seconds),
+                                            properties: [.init("execs", "\(execs)"), .init("seed", "\(seed)")], cases: cases)
+        return JUnitDocument(name: "bridgescope fuzz", suites: [suite]).render()
     }
 }

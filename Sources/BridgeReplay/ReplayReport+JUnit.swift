@@ -1,11 +1,12 @@
+import BridgeReport
+
 extension ReplayReport {
     /// The report as JUnit XML for CI: one `<testsuite>` per connection, one
     /// `<testcase>` per request (named `ACTION CORRELATIONID`) and one for the host's
     /// events, each failing with its divergences; a connection error is an `<error>`;
     /// skipped parts are `<skipped>` cases.
     public func renderJUnit() -> String {
-        var suites = ""
-        var totalTests = 0, totalFailures = 0, totalErrors = 0
+        var suites: [JUnitDocument.TestSuite] = []
         for c in connections {
             var cases: [(name: String, divergences: [Divergence])] = []
             var index: [String: Int] = [:]
@@ -19,56 +20,26 @@ extension ReplayReport {
                     cases.append((name, [d]))
                 }
             }
-            let passing = max(0, c.sent - cases.count)
-            var body = ""
+            let className = "replay." + c.id
+            var tests: [JUnitDocument.TestCase] = []
             if let e = c.error {
-                body += "    <testcase classname=\"replay.\(xml(c.id))\" name=\"connect\"><error message=\"\(xml(e))\"/></testcase>\n"
-                totalErrors += 1
+                tests.append(JUnitDocument.TestCase(className: className, name: "connect", outcome: .error(type: nil, message: e)))
             }
             for (name, list) in cases {
-                body += "    <testcase classname=\"replay.\(xml(c.id))\" name=\"\(xml(name))\">\n"
-                for d in list {
-                    body += "      <failure type=\"\(d.kind.rawValue)\" message=\"\(xml(d.message))\">\(xml(d.description))</failure>\n"
-                }
-                body += "    </testcase>\n"
+                let failures = list.map { JUnitDocument.TestCase.Failure(type: $0.kind.rawValue, message: $0.message, body: $0.description) }
+                tests.append(JUnitDocument.TestCase(className: className, name: name, outcome: .failed(failures)))
             }
+            let passing = max(0, c.sent - cases.count)
             if passing > 0 {
-                body += "    <testcase classname=\"replay.\(xml(c.id))\" name=\"\(passing) message(s) without divergence\"/>\n"
+                tests.append(JUnitDocument.TestCase(className: className, name: "\(passing) message(s) without divergence"))
             }
-            let tests = cases.count + (passing > 0 ? 1 : 0) + (c.error != nil ? 1 : 0)
-            totalTests += tests
-            totalFailures += cases.count
-            suites += "  <testsuite name=\"replay conn \(xml(c.id))\" tests=\"\(tests)\" failures=\"\(cases.count)\" errors=\"\(c.error != nil ? 1 : 0)\">\n"
-            suites += body + "  </testsuite>\n"
+            suites.append(JUnitDocument.TestSuite(name: "replay conn \(c.id)", cases: tests))
         }
         if !skipped.isEmpty {
-            suites += "  <testsuite name=\"replay skipped\" tests=\"\(skipped.count)\" skipped=\"\(skipped.count)\">\n"
-            for s in skipped {
-                suites += "    <testcase classname=\"replay.skipped\" name=\"\(xml(s.connection ?? "archive"))\"><skipped message=\"\(xml(s.description))\"/></testcase>\n"
-            }
-            suites += "  </testsuite>\n"
-            totalTests += skipped.count
+            suites.append(JUnitDocument.TestSuite(name: "replay skipped", cases: skipped.map {
+                JUnitDocument.TestCase(className: "replay.skipped", name: $0.connection ?? "archive", outcome: .skipped($0.description))
+            }))
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"bridgescope replay \(xml(archive))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\">\n"
-            + suites + "</testsuites>\n"
-    }
-
-    private func xml(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            default:
-                // XML 1.0 forbids most control characters even escaped.
-                if c.value < 0x20 && c != "\t" { out += "?" } else { out.unicodeScalars.append(c) }
-            }
-        }
-        return out
+        return JUnitDocument(name: "bridgescope replay \(archive)", suites: suites).render()
     }
 }

@@ -49,7 +49,7 @@ struct ReportTests {
         hostile.skipped = [SkippedPart(connection: nil, messages: 2, reason: "gap")]
         let h = hostile.renderJUnit()
         #expect(h.contains("a&amp;b.bsz") && h.contains("replay conn &lt;c&gt;"))
-        #expect(h.contains("&quot;x&quot; &lt;y&gt; &amp; &apos;z&apos;?"))
+        #expect(h.contains("&quot;x&quot; &lt;y&gt; &amp; &#39;z&#39;\u{FFFD}"))
         #expect(h.contains("<skipped message=\"2 message(s) skipped: gap\"/>"))
         #expect(!h.contains("\u{1}"))
     }

@@ -1,8 +1,9 @@
 /// Escaping for XML and HTML text and attribute values. Characters XML 1.0 cannot hold
-/// (C0 controls other than tab, LF, CR; U+FFFE, U+FFFF) become U+FFFD, so text read from
-/// the wire can never break the document.
-enum XMLEscape {
-    static func escape(_ s: String) -> String {
+/// (C0 controls other than tab, LF, CR; U+FFFE, U+FFFF; C1 controls) become U+FFFD, so
+/// text read from the wire can never break a document.
+public enum XMLText {
+    /// `s` escaped for use in element content and in double- or single-quoted attributes.
+    public static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for u in s.unicodeScalars {
