@@ -21,56 +21,50 @@ import Logging
 /// - A record whose `dir` is neither `w2h` nor `h2w` becomes a capture `error` (as in
 ///   a tap log).
 ///
-/// Two stages, which ``BatchAnalyzer`` runs on two tasks when it has a core to spare:
-/// BridgeArchive's `ArchiveLineReader` decompresses and cuts lines; an
-/// ``ArchiveLineInterpreter`` turns them into events (reading each record line once).
-/// The header is read and checked by BridgeArchive's `ArchiveReader` when the source is
-/// opened. Memory: the line being read and the zstd window.
+/// Read through BridgeArchive's one reader (``ArchiveReader``, whose
+/// ``ArchiveInterpreter`` reads each record line once and hands out the message as a
+/// slice of its line). The archive is opened once, so a FIFO or standard input works.
+/// ``BatchAnalyzer`` can run the decompression and the interpretation on two tasks.
+/// Memory: the line being read and the zstd window.
 public struct ArchiveEventSource: AnalysisEventSource {
     /// The archive's header.
     public let header: ArchiveHeader
-    let lines: ArchiveLineReader
-    var interpreter: ArchiveLineInterpreter
+    let reader: ArchiveReader
+    var mapper = ArchiveEventMapper()
     private var pending: [AnalysisEvent] = []
     private var index = 0
-    private var ended = false
 
     /// Opens the archive at `path` and reads its header. Throws ``AnalysisError``
     /// `unreadable-input` when the file cannot be opened, is not a zstd stream, has no
     /// valid header line, or has a format version this build does not read.
     public init(path: String, logger: Logger = Logger(label: "bridgescope.analysis")) throws(AnalysisError) {
         do {
-            header = try ArchiveReader(path: path, logger: logger).header
-            lines = try ArchiveLineReader(path: path)
+            reader = try ArchiveReader(path: path, logger: logger)
         } catch {
             throw AnalysisError(.unreadableInput, "\(path): \(error.message) [\(error.code)]")
         }
-        interpreter = ArchiveLineInterpreter(header: header)
+        header = reader.header
+        mapper.lastTime = header.startTime
     }
 
     /// Reads an archive held in memory (tests, fuzzing). Throws as ``init(path:logger:)``.
     public init(bytes: [UInt8], name: String = "<memory>") throws(AnalysisError) {
         do {
-            header = try ArchiveReader(source: MemoryByteSource(bytes, name: name)).header
-            lines = try ArchiveLineReader(source: MemoryByteSource(bytes, name: name))
+            reader = try ArchiveReader(source: MemoryByteSource(bytes, name: name))
         } catch {
             throw AnalysisError(.unreadableInput, "\(name): \(error.message) [\(error.code)]")
         }
-        interpreter = ArchiveLineInterpreter(header: header)
+        header = reader.header
+        mapper.lastTime = header.startTime
     }
 
     /// The next record.
     public mutating func next() throws(AnalysisError) -> AnalysisEvent? {
         while index == pending.count {
-            if ended { return nil }
             pending.removeAll(keepingCapacity: true)
             index = 0
-            if let item = lines.next() {
-                interpreter.take(item, into: &pending)
-            } else {
-                ended = true
-                interpreter.finish(compressedOffset: lines.compressedOffset, into: &pending)
-            }
+            guard let reading = reader.nextReading() else { return nil }
+            mapper.map(reading, into: &pending)
         }
         index += 1
         return pending[index - 1]

@@ -10,22 +10,29 @@ extension BatchAnalyzer {
         do throws(AnalysisError) { source = try opener(path) } catch { return .failure(error) }
         var analyzer = SessionAnalyzer(source: path, configuration: configuration, logger: logger)
         if let archive = source as? ArchiveEventSource {
-            let lines = Handoff(archive.lines)
+            let lines = Handoff(archive.reader.lines)
             let channel = EventChannel<ArchiveLineReader.Item>()
             async let reading: Void = Self.readLines(lines, into: channel)
-            var interpreter = archive.interpreter
+            var interpreter = archive.reader.interpreter
+            var mapper = archive.mapper
+            var readings: [ArchiveReading] = []
             var events: [AnalysisEvent] = []
+            func feed() {
+                for r in readings { mapper.map(r, into: &events) }
+                for e in events { analyzer.feed(e) }
+                readings.removeAll(keepingCapacity: true)
+                events.removeAll(keepingCapacity: true)
+            }
             while let batch = await channel.receive() {
                 for item in batch {
-                    interpreter.take(item, into: &events)
-                    for e in events { analyzer.feed(e) }
-                    events.removeAll(keepingCapacity: true)
+                    interpreter.take(item, into: &readings)
+                    feed()
                 }
             }
             await reading
             if Task.isCancelled { return .failure(AnalysisError(.unreadableInput, "\(path): cancelled")) }
-            interpreter.finish(compressedOffset: lines.value.compressedOffset, into: &events)
-            for e in events { analyzer.feed(e) }
+            interpreter.finish(compressedOffset: lines.value.compressedOffset, into: &readings)
+            feed()
         } else {
             let channel = EventChannel<AnalysisEvent>()
             async let reading: Void = Self.readEvents(Handoff(source), into: channel)

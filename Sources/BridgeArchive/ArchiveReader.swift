@@ -8,29 +8,35 @@ import Logging
 /// Use it as a `Sequence` (`for item in reader`), or through ``asyncItems`` as an
 /// `AsyncSequence`. One pass only. Not `Sendable`: one task owns a reader.
 ///
-/// Checks beyond the line reader's (``ArchiveLineReader``): each line must decode
-/// (`invalid-line`), `seq` must grow by 1 (`sequence-gap`), nothing may follow the
-/// trailer (`unexpected-line`), the trailer's counts must match what was read
-/// (`count-mismatch`), and an archive without a trailer gets `missing-trailer`.
+/// Checks beyond the line reader's (``ArchiveLineReader``) are the
+/// ``ArchiveInterpreter``'s: each line must decode (`invalid-line`), `seq` must grow by 1
+/// (`sequence-gap`), nothing may follow the trailer (`unexpected-line`), the trailer's
+/// counts must match what was read (`count-mismatch`), and an archive without a
+/// trailer gets `missing-trailer`. ``nextReading()`` hands out records whose bytes are a
+/// slice of their line (what the analyzer reads); the `Sequence` interface copies them
+/// into ``ArchiveRecord``s.
 public final class ArchiveReader: Sequence, IteratorProtocol {
     /// The header (line 1), validated.
     public let header: ArchiveHeader
     /// The header line exactly as in the archive.
     public let headerLine: ArchiveLine
     /// The trailer, once read.
-    public internal(set) var trailer: ArchiveTrailer?
+    public var trailer: ArchiveTrailer? { interpreter.trailer }
     /// Every finding so far, in order.
-    public internal(set) var findings: [ArchiveFinding] = []
+    public var findings: [ArchiveFinding] { interpreter.findings }
     /// What was read so far, counted like a trailer (`endTime` unused).
-    public internal(set) var counts = ArchiveTrailer()
+    public var counts: ArchiveTrailer { interpreter.counts }
     /// The `seq` of the last record or event read intact.
-    public internal(set) var lastSequence = 0
+    public var lastSequence: Int { interpreter.lastSequence }
 
-    let lines: ArchiveLineReader
-    let decoder = ArchiveLineDecoder()
+    /// The decompressed lines (after the header), for a consumer that interprets them on
+    /// another task (the analyzer's concurrent path).
+    package let lines: ArchiveLineReader
+    /// The interpretation so far.
+    package private(set) var interpreter: ArchiveInterpreter
     let logger: Logger
     var ended = false
-    var pendingItems: [(item: ArchiveItem, line: ArchiveLine?)] = []
+    var pending: [ArchiveReading] = []
     var pendingIndex = 0
 
     /// Opens the archive at `path` and reads its header.
@@ -54,9 +60,10 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
         case .finding(let f):
             throw ArchiveError(.notAnArchive, path: name, "no header line could be read: \(f.message)")
         case .line(let line):
-            header = try Self.readHeader(line, name: name, decoder: decoder)
+            header = try Self.readHeader(line, name: name, decoder: ArchiveLineDecoder())
             headerLine = line
         }
+        interpreter = ArchiveInterpreter(header: header)
         logger.debug("archive opened", metadata: ["path": "\(name)", "formatVersion": "\(header.formatVersion)"])
     }
 
@@ -89,21 +96,31 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
 
     /// The next record, event, trailer or finding; nil at the end.
     public func next() -> ArchiveItem? {
-        nextWithLine()?.item
+        nextReading()?.item
     }
 
     /// The next item with the archive line it came from, exactly as in the archive
     /// (nil for findings about the archive as a whole or its compressed bytes); nil at
     /// the end.
     public func nextWithLine() -> (item: ArchiveItem, line: ArchiveLine?)? {
-        while pendingIndex == pendingItems.count {
-            pendingItems.removeAll(keepingCapacity: true)
+        nextReading().map { ($0.item, $0.line) }
+    }
+
+    /// The next reading (a record's bytes a slice of its line, not copied); nil at the end.
+    public func nextReading() -> ArchiveReading? {
+        while pendingIndex == pending.count {
+            pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
             if ended { return nil }
-            pull()
+            if let item = lines.next() {
+                interpreter.take(item, into: &pending)
+            } else {
+                ended = true
+                interpreter.finish(compressedOffset: lines.compressedOffset, into: &pending)
+            }
         }
         pendingIndex += 1
-        return pendingItems[pendingIndex - 1]
+        return pending[pendingIndex - 1]
     }
 
     /// Reads every remaining item and returns the records (findings stay in ``findings``).

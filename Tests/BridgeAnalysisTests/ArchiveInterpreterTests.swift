@@ -4,9 +4,10 @@ import BridgeJSON
 import BridgeProtocol
 import Testing
 
-/// The analyzer reads record lines without a full parse (`RecordLineScanner`); these
-/// tests hold it to BridgeArchive's `ArchiveReader` on the same archives.
-struct ArchiveLineInterpreterTests {
+/// The one archive reader reads record lines without a full parse (`RecordLineScanner`,
+/// in `ArchiveInterpreter`); these tests hold that fast path, as the analyzer sees it, to
+/// the full line decoder (`ArchiveLineDecoder`) on the same lines.
+struct ArchiveInterpreterTests {
     static let header = #"{"bridgescope":"session","formatVersion":1,"source":"test","host":null,"filter":null,"startTime":1,"toolVersion":"t"}"#
     static let envelope = #"{"version":"1.0","correlationId":"r\"1\\","type":"response","timestamp":1763830000000,"payload":{"action":"camera.document.capture","status":"success","data":{"imageData":"QUJD\"]}{[","note":"a \\\" b","list":[1,[2,{"x":"}"}]]}}}"#
 
@@ -71,23 +72,31 @@ struct ArchiveLineInterpreterTests {
         return out
     }
 
+    /// The full line decoder on the line alone (no fast path), as the reader would
+    /// report it in a one-line archive without a trailer.
     static func reference(_ line: String) throws -> [Outcome] {
-        let reader = try ArchiveReader(source: MemoryByteSource(ArchiveTesting.compressLines([header, line])))
         var out: [Outcome] = []
-        while let item = reader.next() {
-            switch item {
+        do throws(ArchiveLineError) {
+            let entry = try ArchiveLineDecoder().decode(Array(line.utf8), formatVersion: 1)
+            switch entry {
+            case .record(let r) where r.seq != 1: out.append(.finding("sequence-gap"))
+            case .event(let e) where e.seq != 1: out.append(.finding("sequence-gap"))
+            default: break
+            }
+            switch entry {
             case .record(let r) where r.direction.isKnown:
                 out.append(.message(seq: r.seq, time: r.time, dir: r.direction.rawValue, conn: r.connection, bytes: r.payload))
             case .record:
                 out.append(.finding("dir"))
             case .event(let e):
                 out.append(.other(e.kind.rawValue))
-            case .finding(let f):
-                out.append(.finding(f.kind.rawValue))
-            default: break
+            case .header, .trailer:
+                out.append(.finding("unexpected-line"))
             }
+        } catch {
+            out.append(.finding("invalid-line"))
         }
-        return out
+        return out + [.finding("missing-trailer")]
     }
 
     @Test(arguments: validLines)

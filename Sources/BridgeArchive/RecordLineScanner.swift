@@ -8,7 +8,7 @@ import Darwin
 /// value: each key and the byte range of its value. Strings are skipped with `memchr`
 /// for their closing quote, so a 500 KB base64 image costs a memory scan, not a parse.
 ///
-/// Used by ``ArchiveLineInterpreter`` to read a record line once: the small members are
+/// Used by ``ArchiveInterpreter`` to read a record line once: the small members are
 /// then parsed on their own, and the `msg` value's bytes go to the envelope decoder,
 /// which parses (and so validates) them. The scanner does not validate: it answers
 /// nil for anything it does not recognise as a flat object of plain keys, and the line
