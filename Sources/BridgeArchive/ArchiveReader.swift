@@ -5,8 +5,9 @@ import Logging
 /// damaged, truncated or inconsistent. Never throws after opening, never traps, never
 /// hangs: every complete line before any damage is returned.
 ///
-/// Use it as a `Sequence` (`for item in reader`), or through ``asyncItems`` as an
-/// `AsyncSequence`. One pass only. Not `Sendable`: one task owns a reader.
+/// Use it as a `Sequence` (`for item in reader`), or call ``nextReading()`` for records
+/// whose bytes are a slice of their line (no copy). One pass only. Not `Sendable`: one
+/// task owns a reader.
 ///
 /// Checks beyond the line reader's (``ArchiveLineReader``) are the
 /// ``ArchiveInterpreter``'s: each line must decode (`invalid-line`), `seq` must grow by 1

@@ -121,24 +121,6 @@ struct RoundTripTests {
         #expect(reader.trailer == trailer)
     }
 
-    @Test("the async sequence yields the same items as the iterator")
-    func asyncSequence() async throws {
-        let dir = TemporaryDirectory()
-        let path = dir.file("s.bsz")
-        let written = try Sessions.write(to: path, count: 600)
-        let reader = try ArchiveReader(path: path)
-        var records: [ArchiveRecord] = []
-        var sawTrailer = false
-        for await item in reader.asyncItems {
-            switch item {
-            case .record(let r): records.append(r)
-            case .trailer: sawTrailer = true
-            default: Issue.record("unexpected \(item)")
-            }
-        }
-        #expect(records == written)
-        #expect(sawTrailer)
-    }
 }
 
 enum ArchiveLineReaderTests {

@@ -9,12 +9,4 @@ struct ProgressTests {
         #expect(p.line == "1,234,567 messages  4.2 MB  1 connection  0 drops  01:02:05")
         #expect(CaptureProgress(messages: 5, bytes: 999, connections: 2, drops: 1, elapsed: 0).line == "5 messages  999 B  2 connections  1 drop  00:00:00")
     }
-
-    @Test func quietWhenNotATerminal() {
-        // Under `swift test` standard error is a pipe: the reporter stays quiet by default.
-        let r = ProgressReporter(enabled: false)
-        #expect(!r.isEnabled)
-        r.update(CaptureProgress())
-        r.finish(CaptureProgress())
-    }
 }
