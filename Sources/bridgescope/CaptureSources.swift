@@ -103,3 +103,33 @@ struct ProxySourceOptions: ParsableArguments {
                             maxMessages: maxMessages, duration: duration)
     }
 }
+
+/// The DevTools source (`--cdp`, `--launch`, `--target`).
+struct CDPSourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Record a browser or WebView over the Chrome DevTools Protocol: its DevTools HTTP endpoint (docs/CDP.md).", valueName: "http://host:port"))
+    var cdp: String?
+
+    @Option(help: ArgumentHelp("Start headless Chromium, open URL with the tap installed, record it, stop the browser at the end.", valueName: "url"))
+    var launch: String?
+
+    @Option(help: ArgumentHelp("With --cdp: record only pages whose URL contains this (their iframes always).", valueName: "url-substring"))
+    var target: String?
+
+    /// Whether a DevTools source was chosen.
+    var isChosen: Bool { cdp != nil || launch != nil }
+
+    func validate() throws {
+        if cdp != nil && launch != nil { throw ValidationError("--cdp and --launch cannot be combined (--launch starts its own browser)") }
+        if target != nil && !isChosen { throw ValidationError("--target needs --cdp or --launch") }
+        if let cdp, CDPEndpoint(cdp) == nil {
+            throw ValidationError("--cdp takes the DevTools HTTP endpoint http://HOST:PORT, e.g. http://127.0.0.1:9222")
+        }
+        if let target, target.isEmpty { throw ValidationError("--target must not be empty") }
+    }
+
+    /// The source's options, with the record command's stop conditions.
+    func options(maxMessages: Int?, duration: Double?) throws -> CDPRecordingSource.Options {
+        CDPRecordingSource.Options(endpoint: cdp.flatMap(CDPEndpoint.init), launch: launch, targetFilter: target,
+                                   duration: duration, maxMessages: maxMessages, tapSource: try CDPTapScript.load())
+    }
+}
