@@ -80,6 +80,7 @@ extension CDPSession {
 
     mutating func response(id: Int, _ message: JSONObject) -> [Action] {
         guard let what = pending.removeValue(forKey: id) else { return [] }
+        if what.hasPrefix("run "), let label = Int(what.dropFirst(4)) { readyTargets.insert(label) }
         guard let error = message["error"]?.objectValue else { return [] }
         // Only the tap's installation matters; other commands may fail on some targets.
         guard what.hasPrefix("installing the tap") else { return [] }

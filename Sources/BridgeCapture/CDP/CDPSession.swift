@@ -66,6 +66,8 @@ public struct CDPSession: Sendable {
     var contexts: [SessionKey: [Int: Context]] = [:]
     var frameURLs: [String: String] = [:]
     var targetCount = 0
+    /// Targets whose tap installation DevTools has acknowledged (by label).
+    var readyTargets: Set<Int> = []
     var parser = JSONParser(limits: JSONLimits(maxInputBytes: CDPLimits.maxMessageBytes, maxDepth: 80,
                                                maxStringBytes: CDPLimits.maxMessageBytes))
     /// Connections currently open (for the stop).
@@ -127,7 +129,7 @@ public struct CDPSession: Sendable {
         }
         actions.append(command(c, session: s, "Target.setAutoAttach",
                                ["autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true]))
-        actions.append(command(c, session: s, "Runtime.runIfWaitingForDebugger"))
+        actions.append(command(c, session: s, "Runtime.runIfWaitingForDebugger", what: "run \(targetCount)"))
         return actions
     }
 
@@ -150,7 +152,7 @@ public enum CDPLimits {
 extension CDPSession {
     /// The first attached page (channel and session), for `--launch` to navigate.
     public var firstPageChannel: (Channel, String)? {
-        targets.filter { $0.value.type == "page" }.min { $0.value.label < $1.value.label }.map { ($0.key.channel, $0.key.session) }
+        targets.filter { $0.value.type == "page" && readyTargets.contains($0.value.label) }.min { $0.value.label < $1.value.label }.map { ($0.key.channel, $0.key.session) }
     }
 
     /// `Page.navigate` to `url` on a page (sent after the tap's installation, so the
