@@ -33,8 +33,14 @@ extension CDPSession {
         case "Runtime.executionContextsCleared":
             return closeAll(key, reason: "documents replaced (navigation or reload)", now: now, forget: false)
         case "Page.frameNavigated":
-            if let frame = params["frame"]?.objectValue, let id = frame["id"]?.stringValue, let url = frame["url"]?.stringValue {
-                frameURLs[id] = url
+            if let frame = params["frame"]?.objectValue, let id = frame["id"]?.stringValue {
+                if let url = frame["url"]?.stringValue { frameURLs[id] = url }
+                if let parent = frame["parentId"]?.stringValue { frameParents[id] = parent }
+            }
+            return []
+        case "Page.frameAttached":
+            if let id = params["frameId"]?.stringValue, let parent = params["parentFrameId"]?.stringValue {
+                frameParents[id] = parent
             }
             return []
         case "Target.detachedFromTarget":
@@ -120,9 +126,10 @@ extension CDPSession {
         target.documents[frame] = document
         targets[key] = target
         let conn = "t\(target.label).f\(frameLabel).d\(document)"
-        contexts[key, default: [:]][id] = Context(conn: conn)
-        let url = frameURLs[frame] ?? (frame == target.id ? target.url : "")
         let origin = context["origin"]?.stringValue ?? ""
+        contexts[key, default: [:]][id] = Context(conn: conn, frame: frame, origin: origin)
+        frameContexts[frame] = Context(conn: conn, frame: frame, origin: origin)
+        let url = frameURLs[frame] ?? (frame == target.id ? target.url : "")
         openConnections[conn] = url
         connectionsOpened += 1
         let shownURL = url.isEmpty ? origin : url
@@ -132,6 +139,7 @@ extension CDPSession {
 
     mutating func closeContext(_ key: SessionKey, id: Int, reason: String, now: Int64) -> [Action] {
         guard let context = contexts[key]?.removeValue(forKey: id) else { return [] }
+        if frameContexts[context.frame]?.conn == context.conn { frameContexts.removeValue(forKey: context.frame) }
         guard let url = openConnections.removeValue(forKey: context.conn) else { return [] }
         return [.event(ArchiveEvent(time: now, kind: .close, connection: context.conn,
                                     reason: url.isEmpty ? reason : "\(reason): \(url)"))]
@@ -160,7 +168,8 @@ extension CDPSession {
     mutating func bindingCalled(_ key: SessionKey, _ params: JSONObject, now: Int64) -> [Action] {
         guard params["name"]?.stringValue == bindingName else { return [] }
         let contextId = params["executionContextId"]?.numberValue.flatMap { Int($0.lexeme) } ?? -1
-        let conn = contexts[key]?[contextId]?.conn ?? "t\(targets[key]?.label ?? 0).ctx\(contextId)"
+        let receiver = contexts[key]?[contextId]
+        var conn = receiver?.conn ?? "t\(targets[key]?.label ?? 0).ctx\(contextId)"
         guard let payload = params["payload"]?.stringValue else {
             return [.event(ArchiveEvent(time: now, kind: .error, connection: conn,
                                         reason: "the tap's binding was called without a string payload; ignored"))]
@@ -170,6 +179,9 @@ extension CDPSession {
             return [.event(ArchiveEvent(time: now, kind: .error, connection: conn, bytes: line.count,
                                         reason: "the tap's binding was called with a payload holding a line break "
                                             + "(not a tap line: a page calling the binding itself?); ignored"))]
+        }
+        if let receiver, payload.contains("\"from\":\"child\"") {
+            conn = childConnection(of: receiver, line: line) ?? conn
         }
         line.append(0x0A)
         var tap = TapLogParser()
@@ -185,5 +197,17 @@ extension CDPSession {
             }
         }
         return actions
+    }
+}
+
+extension CDPSession {
+    /// An iframe-shape message a frame received from one of its child frames belongs to
+    /// that child's journey: the connection of the child frame with the line's `origin`
+    /// (the only such child, or the first opened), nil when none is known.
+    func childConnection(of receiver: Context, line: [UInt8]) -> String? {
+        guard case .object(let o)? = try? parser.parse(line).value, let origin = o["origin"]?.stringValue else { return nil }
+        let children = frameContexts.values.filter { $0.frame != receiver.frame && $0.origin == origin }
+        let direct = children.filter { frameParents[$0.frame] == receiver.frame }
+        return (direct.isEmpty ? children : direct).min { $0.conn < $1.conn }?.conn
     }
 }

@@ -54,6 +54,8 @@ public struct CDPSession: Sendable {
     }
     struct Context {
         var conn: String
+        var frame: String
+        var origin: String
     }
     struct SessionKey: Hashable {
         var channel: Channel
@@ -65,6 +67,10 @@ public struct CDPSession: Sendable {
     var targets: [SessionKey: Target] = [:]
     var contexts: [SessionKey: [Int: Context]] = [:]
     var frameURLs: [String: String] = [:]
+    /// frame id -> parent frame id (`Page.frameAttached`, `Page.frameNavigated`, any session).
+    var frameParents: [String: String] = [:]
+    /// frame id -> its current document's context (across sessions: out-of-process iframes).
+    var frameContexts: [String: Context] = [:]
     var targetCount = 0
     /// Targets whose tap installation DevTools has acknowledged (by label).
     var readyTargets: Set<Int> = []

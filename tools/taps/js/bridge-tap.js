@@ -130,15 +130,18 @@
   function prefix(dir) {
     return "{\"t\":" + now() + ",\"dir\":\"" + dir + "\"" + (conn !== null ? ",\"conn\":" + stringify(conn) : "");
   }
-  function recordValue(dir, value) {
+  // `extra`: members after the message (`from`/`origin` of an iframe-shape message a
+  // frame received from a child, so the recorder files it under the child's frame).
+  function recordValue(dir, value, extra) {
     var line;
+    extra = extra || "";
     try {
       if (typeof value === "string") {
-        line = prefix(dir) + ",\"text\":" + stringify(redactedText(value)) + "}";
+        line = prefix(dir) + ",\"text\":" + stringify(redactedText(value)) + extra + "}";
       } else {
         var json = stringify(value);
         if (typeof json !== "string") { json = "null"; }
-        line = prefix(dir) + ",\"msg\":" + redactedJSON(value, json) + "}";
+        line = prefix(dir) + ",\"msg\":" + redactedJSON(value, json) + extra + "}";
       }
     } catch (e) {
       // Not serializable (a cycle, a BigInt): the recorder turns this line into an error event.
@@ -149,6 +152,7 @@
 
   // ---- wrapping the bridge's functions ----------------------------------------------
   var depth = { w2h: 0, h2w: 0 };
+  var recordedEvent = null;
   var wrappers = typeof WeakMap === "function" ? new WeakMap() : null;
   var originals = typeof WeakMap === "function" ? new WeakMap() : null;
 
@@ -158,7 +162,10 @@
     var w = wrappers.get(fn);
     if (w) { return w; }
     w = function () {
-      if (depth[dir] === 0) { recordValue(dir, arguments[0]); }
+      // Not recorded again: a call nested in another bridge call of the same direction (a
+      // page's own wrapper), or one made while the iframe-shape message event that
+      // carried this message is being dispatched (a frame forwarding it).
+      if (depth[dir] === 0 && !(recordedEvent !== null && root.event === recordedEvent)) { recordValue(dir, arguments[0]); }
       depth[dir] += 1;
       try {
         return apply(fn, this, arguments);
@@ -251,12 +258,17 @@
         var source = event.source;
         if (!source || source === root || !looksLikeEnvelope(event.data)) { return; }
         if (root.parent && root.parent !== root && source === root.parent) {
+          recordedEvent = event;
           recordValue("h2w", event.data);
           return;
         }
         var frames = root.frames;
         for (var i = 0; frames && i < frames.length; i++) {
-          if (frames[i] === source) { recordValue("w2h", event.data); return; }
+          if (frames[i] === source) {
+            recordedEvent = event;
+            recordValue("w2h", event.data, ",\"from\":\"child\",\"origin\":" + stringify(String(event.origin)));
+            return;
+          }
         }
       } catch (e) { /* never disturb the page's own listeners */ }
     }, true);
