@@ -116,6 +116,7 @@ public final class CDPRecordingSource: RecordingSource {
                 case .opened(let channel, let kind):
                     actions = session.channelOpened(channel, kind: kind, now: wall)
                 case .message(let channel, let bytes):
+                    logger.debug("DevTools \(channel) <- \(String(decoding: bytes.prefix(300), as: UTF8.self))")
                     actions = session.receive(channel, bytes, now: wall)
                 case .closed(let channel, let reason):
                     outboxes.removeValue(forKey: channel)?.finish()
@@ -156,6 +157,7 @@ public final class CDPRecordingSource: RecordingSource {
         for action in actions {
             switch action {
             case .send(let channel, let bytes):
+                logger.debug("DevTools \(channel) -> \(String(decoding: bytes.prefix(200), as: UTF8.self))")
                 outboxes[channel]?.yield(bytes)
             case .record(let t, let d, let c, let payload):
                 if let max = options.maxMessages, messages >= max { continue }

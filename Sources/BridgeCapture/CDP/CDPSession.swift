@@ -117,6 +117,7 @@ public struct CDPSession: Sendable {
     /// Commands that install the tap in a newly attached target, then let it run.
     mutating func attach(_ key: SessionKey, targetId: String, type: String, url: String, waiting: Bool,
                          now: Int64) -> [Action] {
+        _ = waiting
         targetCount += 1
         targets[key] = Target(label: targetCount, id: targetId, type: type, url: url)
         let s = key.session
@@ -128,11 +129,11 @@ public struct CDPSession: Sendable {
                     what: "installing the tap in \(url)"),
             command(c, session: s, "Runtime.enable"),
         ]
-        if !waiting {
-            // A document that is already loaded gets the tap now (it records from here on).
-            actions.append(command(c, session: s, "Runtime.evaluate", ["expression": .string(tapScript)],
-                                   what: "evaluating the tap in the loaded document of \(url)"))
-        }
+        // A document that already exists gets the tap now: a loaded page (it records from
+        // here on), and a new tab whose document was created before the target paused
+        // (seen with tabs opened by /json/new). The tap installs itself once per document.
+        actions.append(command(c, session: s, "Runtime.evaluate", ["expression": .string(tapScript)],
+                               what: "evaluating the tap in the current document of \(url)"))
         actions.append(command(c, session: s, "Target.setAutoAttach",
                                ["autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true]))
         actions.append(command(c, session: s, "Runtime.runIfWaitingForDebugger", what: "run \(targetCount)"))

@@ -27,8 +27,9 @@
  * (an iframe-shape message is recorded where it arrives: only the receiver's realm can
  * observe a cross-origin postMessage). Every call passes through unchanged: same
  * arguments, same `this`, same return value, same exception. A page that wraps or
- * replaces the bridge functions itself is recorded once per crossing: only the
- * outermost call of nested bridge calls in one direction is recorded.
+ * replaces the bridge functions itself is recorded once per crossing: of nested bridge
+ * calls in one direction, web → host records the innermost (what reaches the host) and
+ * host → web the outermost (what the host passed).
  */
 (function (root, config) {
   "use strict";
@@ -56,9 +57,40 @@
   var dropped = 0;
 
   if (config && typeof config.binding === "string") {
-    var binding = root[config.binding];
-    try { delete root[config.binding]; } catch (e) { /* not configurable: leave it */ }
-    if (typeof binding === "function") { sink = function (line) { apply(binding, undefined, [line]); }; }
+    // The recorder's binding: taken and removed from the global object. On some new
+    // targets DevTools installs it after this script ran: a setter catches it, and
+    // lines wait (bounded) until it is there.
+    var bindingName = config.binding, binding = null;
+    var grab = function () {
+      if (binding) { return true; }
+      var b;
+      try { b = root[bindingName]; } catch (e) { b = undefined; }
+      if (typeof b !== "function") { return false; }
+      binding = b;
+      try { delete root[bindingName]; } catch (e) { /* not configurable: leave it */ }
+      return true;
+    };
+    if (!grab()) {
+      try {
+        defineProperty(root, bindingName, {
+          configurable: true, enumerable: false,
+          get: function () { return undefined; },
+          set: function (v) { if (typeof v === "function") { binding = v; try { delete root[bindingName]; } catch (e) { /* ignore */ } } }
+        });
+      } catch (e) { /* ignore */ }
+      if (typeof setTimeout === "function") { setTimeout(grab, 0); }
+    }
+    sink = function (line) {
+      if (!grab()) {
+        if (pending.length < MAX_PENDING) { pending.push(line); } else { dropped += 1; }
+        return;
+      }
+      if (pending.length) {
+        var kept = pending.splice(0);
+        for (var i = 0; i < kept.length; i++) { apply(binding, undefined, [kept[i]]); }
+      }
+      apply(binding, undefined, [line]);
+    };
     redact = false;
   }
 
@@ -132,27 +164,26 @@
   }
   // `extra`: members after the message (`from`/`origin` of an iframe-shape message a
   // frame received from a child, so the recorder files it under the child's frame).
-  function recordValue(dir, value, extra) {
-    var line;
+  function lineFor(dir, value, extra) {
     extra = extra || "";
     try {
       if (typeof value === "string") {
-        line = prefix(dir) + ",\"text\":" + stringify(redactedText(value)) + extra + "}";
-      } else {
-        var json = stringify(value);
-        if (typeof json !== "string") { json = "null"; }
-        line = prefix(dir) + ",\"msg\":" + redactedJSON(value, json) + extra + "}";
+        return prefix(dir) + ",\"text\":" + stringify(redactedText(value)) + extra + "}";
       }
+      var json = stringify(value);
+      if (typeof json !== "string") { json = "null"; }
+      return prefix(dir) + ",\"msg\":" + redactedJSON(value, json) + extra + "}";
     } catch (e) {
       // Not serializable (a cycle, a BigInt): the recorder turns this line into an error event.
-      line = prefix(dir) + ",\"unrecordable\":" + stringify(String(e && e.message || e)) + "}";
+      return prefix(dir) + ",\"unrecordable\":" + stringify(String(e && e.message || e)) + "}";
     }
-    emit(line);
   }
+  function recordValue(dir, value, extra) { emit(lineFor(dir, value, extra)); }
 
   // ---- wrapping the bridge's functions ----------------------------------------------
   var depth = { w2h: 0, h2w: 0 };
   var recordedEvent = null;
+  var pendingLine = null;
   var wrappers = typeof WeakMap === "function" ? new WeakMap() : null;
   var originals = typeof WeakMap === "function" ? new WeakMap() : null;
 
@@ -162,15 +193,31 @@
     var w = wrappers.get(fn);
     if (w) { return w; }
     w = function () {
-      // Not recorded again: a call nested in another bridge call of the same direction (a
-      // page's own wrapper), or one made while the iframe-shape message event that
-      // carried this message is being dispatched (a frame forwarding it).
-      if (depth[dir] === 0 && !(recordedEvent !== null && root.event === recordedEvent)) { recordValue(dir, arguments[0]); }
+      // One record per crossing. host → web: the outermost call (the host's). web → host:
+      // the innermost (what reaches the host: a page's own wrapper may change or add to
+      // the message before calling the original), taken as each nested call starts and
+      // written when the outermost returns or throws. Not recorded at all: a call made
+      // while the iframe-shape message event that carried it is dispatched (a frame
+      // forwarding it; recorded as that event).
+      var outer = depth[dir] === 0;
+      if (outer && recordedEvent !== null && root.event === recordedEvent) {
+        return apply(fn, this, arguments);
+      }
+      if (dir === "h2w") {
+        if (outer) { recordValue(dir, arguments[0]); }
+      } else {
+        pendingLine = lineFor(dir, arguments[0]);
+      }
       depth[dir] += 1;
       try {
         return apply(fn, this, arguments);
       } finally {
         depth[dir] -= 1;
+        if (outer && dir === "w2h" && pendingLine !== null) {
+          var line = pendingLine;
+          pendingLine = null;
+          emit(line);
+        }
       }
     };
     try { defineProperty(w, "name", { value: fn.name, configurable: true }); } catch (e) { /* old engines */ }
@@ -217,17 +264,24 @@
         return;
       }
       var value = d ? d.value : safeGet(obj, name);   // inherited or provided by the host object
-      var enumerable = d ? d.enumerable : true;
+      // A property that does not exist yet stays out of Object.keys / for-in until the
+      // page or host sets it (`name in obj` does see it: docs/CDP.md, "What a page can tell").
+      var enumerable = d ? d.enumerable : value !== undefined;
       if (kind.parts) { instrument(value, kind.parts); }
-      defineProperty(obj, name, {
+      var accessor = {
         configurable: true,
         enumerable: enumerable,
         get: function () { return kind.dir ? wrap(value, kind.dir) : value; },
         set: function (v) {
           value = unwrap(v);
           if (kind.parts) { instrument(value, kind.parts); }
+          if (!accessor.enumerable) {
+            accessor.enumerable = true;
+            try { defineProperty(obj, name, accessor); } catch (e) { /* ignore */ }
+          }
         }
-      });
+      };
+      defineProperty(obj, name, accessor);
     } catch (e) { /* a host object that refuses accessors: leave it */ }
   }
   function safeGet(obj, name) { try { return obj[name]; } catch (e) { return undefined; } }
