@@ -196,6 +196,10 @@ extension CDPSession {
                                                        + "(\(e.reason)); ignored")))
             }
         }
+        if actions.isEmpty {
+            actions.append(.event(ArchiveEvent(time: now, kind: .error, connection: conn, bytes: 0,
+                                               reason: "the tap's binding was called with an empty payload; ignored")))
+        }
         return actions
     }
 }
