@@ -106,7 +106,8 @@
 
   // ---- redaction (standalone mode) --------------------------------------------------
   function isMarker(v) {
-    return v !== null && typeof v === "object" && v.redacted === true && typeof v.sha256 === "string";
+    return v !== null && typeof v === "object" && !isArray(v) && v.redacted === true && typeof v.sha256 === "string" &&
+      Object.keys(v).length === 3;
   }
   function marker(text) {
     var bytes = utf8(text);
