@@ -83,9 +83,8 @@ struct CDPSessionTests {
                        "line\nbreak", String(repeating: "[", count: 10_000), "{\"t\":1,\"dir\":\"w2h\",\"unrecordable\":\"cycle\"}"]
         for g in garbage {
             let actions = s.receive(1, bindingCall(g), now: 9)
-            #expect(actions.count == 1)
-            #expect(events(actions).first?.kind == .error, "\(g.prefix(20)): \(actions)")
-            #expect(events(actions).first?.connection == "t1.f1.d1")
+            #expect(!actions.isEmpty && actions.count == events(actions).count, "\(g.prefix(20)): \(actions)")
+            #expect(events(actions).allSatisfy { $0.kind == .error && $0.connection == "t1.f1.d1" })
         }
         // A call without a payload, a call of another binding, non-JSON from DevTools.
         #expect(events(s.receive(1, text(#"{"method":"Runtime.bindingCalled","params":{"name":"__bridgescope_test","executionContextId":7},"sessionId":"S1"}"#), now: 9)).first?.kind == .error)
@@ -95,6 +94,17 @@ struct CDPSessionTests {
         // The next good line still records.
         let ok = s.receive(1, bindingCall(#"{"t":1700000000000,"dir":"h2w","msg":{}}"#), now: 10)
         guard case .record? = ok.first else { Issue.record("good line lost: \(ok)"); return }
+    }
+
+    @Test func oneCallCarriesTheLinesOfOnePageTaskInOrder() {
+        var s = attachedSession()
+        let lines = (1...3).map { #"{"t":170000000000\#($0),"dir":"w2h","msg":{"n":\#($0)}}"# }
+        let actions = s.receive(1, bindingCall(lines.joined(separator: "\n") + "\nnot a line"), now: 4)
+        let bodies = actions.compactMap { a -> String? in
+            if case .record(_, _, _, let p) = a { return String(decoding: p, as: UTF8.self) } else { return nil }
+        }
+        #expect(bodies == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#])
+        #expect(events(actions).map(\.kind) == [.error])
     }
 
     @Test func aTwentyMegabyteMessageIsRecordedWhole() {

@@ -169,31 +169,28 @@ extension CDPSession {
         guard params["name"]?.stringValue == bindingName else { return [] }
         let contextId = params["executionContextId"]?.numberValue.flatMap { Int($0.lexeme) } ?? -1
         let receiver = contexts[key]?[contextId]
-        var conn = receiver?.conn ?? "t\(targets[key]?.label ?? 0).ctx\(contextId)"
+        let conn = receiver?.conn ?? "t\(targets[key]?.label ?? 0).ctx\(contextId)"
         guard let payload = params["payload"]?.stringValue else {
             return [.event(ArchiveEvent(time: now, kind: .error, connection: conn,
                                         reason: "the tap's binding was called without a string payload; ignored"))]
         }
-        var line = Array(payload.utf8)
-        if line.contains(0x0A) || line.contains(0x0D) {
-            return [.event(ArchiveEvent(time: now, kind: .error, connection: conn, bytes: line.count,
-                                        reason: "the tap's binding was called with a payload holding a line break "
-                                            + "(not a tap line: a page calling the binding itself?); ignored"))]
-        }
-        if let receiver, payload.contains("\"from\":\"child\"") {
-            conn = childConnection(of: receiver, line: line) ?? conn
-        }
-        line.append(0x0A)
+        // One call carries the tap lines of one page task, joined by LF.
         var tap = TapLogParser()
         var actions: [Action] = []
-        for entry in tap.feed(line) + tap.finish() {
-            switch entry {
-            case .message(let m):
-                actions.append(.record(time: m.time, direction: m.direction, connection: conn, payload: m.payload))
-            case .error(let e):
-                actions.append(.event(ArchiveEvent(time: now, kind: .error, connection: conn, bytes: line.count - 1,
-                                                   reason: "the tap's binding was called with a bad tap line "
-                                                       + "(\(e.reason)); ignored")))
+        for line in payload.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            for entry in tap.feed(Array(line) + [0x0A]) {
+                switch entry {
+                case .message(let m):
+                    var target = conn
+                    if let receiver, line.count > 20, String(decoding: line.suffix(400), as: UTF8.self).contains("\"from\":\"child\"") {
+                        target = childConnection(of: receiver, line: Array(line)) ?? conn
+                    }
+                    actions.append(.record(time: m.time, direction: m.direction, connection: target, payload: m.payload))
+                case .error(let e):
+                    actions.append(.event(ArchiveEvent(time: now, kind: .error, connection: conn, bytes: line.count,
+                                                       reason: "the tap's binding was called with a bad tap line "
+                                                           + "(\(e.reason)); ignored")))
+                }
             }
         }
         if actions.isEmpty {

@@ -80,16 +80,27 @@
       } catch (e) { /* ignore */ }
       if (typeof setTimeout === "function") { setTimeout(grab, 0); }
     }
-    sink = function (line) {
+    // Lines of one task go to the recorder in one binding call, joined by LF (a JSON
+    // text never holds a raw LF), at the end of the task: one DevTools event instead of
+    // one per message.
+    var batch = [];
+    var flush = function () {
+      var lines = batch;
+      batch = [];
       if (!grab()) {
-        if (pending.length < MAX_PENDING) { pending.push(line); } else { dropped += 1; }
+        for (var i = 0; i < lines.length; i++) {
+          if (pending.length < MAX_PENDING) { pending.push(lines[i]); } else { dropped += 1; }
+        }
         return;
       }
-      if (pending.length) {
-        var kept = pending.splice(0);
-        for (var i = 0; i < kept.length; i++) { apply(binding, undefined, [kept[i]]); }
-      }
-      apply(binding, undefined, [line]);
+      if (pending.length) { lines = pending.splice(0).concat(lines); }
+      apply(binding, undefined, [lines.join("\n")]);
+    };
+    var later = typeof queueMicrotask === "function" ? queueMicrotask
+      : function (f) { Promise.resolve().then(f); };
+    sink = function (line) {
+      batch.push(line);
+      if (batch.length === 1) { later(flush); }
     };
     redact = false;
   }
