@@ -120,7 +120,9 @@ struct CDPSourceOptions: ParsableArguments {
 
     func validate() throws {
         if cdp != nil && launch != nil { throw ValidationError("--cdp and --launch cannot be combined (--launch starts its own browser)") }
-        if target != nil && !isChosen { throw ValidationError("--target needs --cdp or --launch") }
+        if target != nil && cdp == nil {
+            throw ValidationError("--target needs --cdp (--launch records the page it opens)")
+        }
         if let cdp, CDPEndpoint(cdp) == nil {
             throw ValidationError("--cdp takes the DevTools HTTP endpoint http://HOST:PORT, e.g. http://127.0.0.1:9222")
         }
