@@ -120,9 +120,14 @@ public final class ChromiumLauncher {
         var cargs: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for a in cargs { free(a) } }
         var child: pid_t = 0
-        if posix_spawn(&child, "/bin/rm", nil, nil, &cargs, environ) == 0 {
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
+        // Chromium's helper processes may still write to the profile for a moment: retry.
+        for attempt in 0..<3 {
+            if attempt > 0 { usleep(300_000) }
+            if posix_spawn(&child, "/bin/rm", nil, nil, &cargs, environ) == 0 {
+                var status: Int32 = 0
+                waitpid(child, &status, 0)
+            }
+            if access(path, F_OK) != 0 { return }
         }
     }
 }
