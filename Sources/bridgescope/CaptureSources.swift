@@ -115,6 +115,9 @@ struct CDPSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --cdp: record only pages whose URL contains this (their iframes always).", valueName: "url-substring"))
     var target: String?
 
+    @Flag(help: "With --cdp: attach to each page's own DevTools endpoint (/json/list), as an Android WebView offers, even when the browser's is there.")
+    var pageTargets = false
+
     /// Whether a DevTools source was chosen.
     var isChosen: Bool { cdp != nil || launch != nil }
 
@@ -127,11 +130,14 @@ struct CDPSourceOptions: ParsableArguments {
             throw ValidationError("--cdp takes the DevTools HTTP endpoint http://HOST:PORT, e.g. http://127.0.0.1:9222")
         }
         if let target, target.isEmpty { throw ValidationError("--target must not be empty") }
+        if pageTargets && cdp == nil { throw ValidationError("--page-targets needs --cdp") }
     }
 
     /// The source's options, with the record command's stop conditions.
     func options(maxMessages: Int?, duration: Double?) throws -> CDPRecordingSource.Options {
-        CDPRecordingSource.Options(endpoint: cdp.flatMap(CDPEndpoint.init), launch: launch, targetFilter: target,
-                                   duration: duration, maxMessages: maxMessages, tapSource: try CDPTapScript.load())
+        var options = CDPRecordingSource.Options(endpoint: cdp.flatMap(CDPEndpoint.init), launch: launch, targetFilter: target,
+                                                 duration: duration, maxMessages: maxMessages, tapSource: try CDPTapScript.load())
+        options.pageTargetsOnly = pageTargets
+        return options
     }
 }

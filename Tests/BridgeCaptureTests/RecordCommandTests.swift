@@ -68,6 +68,7 @@ struct RecordCommandTests {
         (["--cdp", "ws://127.0.0.1:9222"], "--cdp takes the DevTools HTTP endpoint http://HOST:PORT"),
         (["--cdp", "http://127.0.0.1:9222", "--launch", "http://x/"], "--cdp and --launch cannot be combined"),
         (["--launch", "http://x/", "--target", "x"], "--target needs --cdp"),
+        (["--launch", "http://x/", "--page-targets"], "--page-targets needs --cdp"),
         (["--read", "x.pcap", "--cdp", "http://127.0.0.1:9222"], "give only one source"),
         (["--read", "x.pcap", "--tap", "-"], "give only one source"),
         ([], "give a source"),

@@ -129,11 +129,15 @@ struct CDPRecordingTests {
     /// before the tap): every message from then on is recorded. (A page that wrapped the
     /// bridge itself before the tap arrived is recorded as it calls its wrapper:
     /// docs/CDP.md, "What the tap cannot see".)
-    @Test func aBridgeDefinedBeforeTheTapIsRecorded() throws {
-        let dir = try temporaryFolder("before")
+    /// With `pageTargets`, the recorder uses each page's own endpoint (`--page-targets`),
+    /// the path an Android WebView's endpoint takes.
+    @Test(arguments: [false, true])
+    func aBridgeDefinedBeforeTheTapIsRecorded(pageTargets: Bool) throws {
+        let dir = try temporaryFolder("before-\(pageTargets)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cdp = dir.appendingPathComponent("cdp.bsz").path, proxy = dir.appendingPathComponent("proxy.bsz").path
-        _ = try run(["shapes", "--page-args", "delay=6000", "--record-attach", cdp, "--proxy-record", proxy], in: dir)
+        _ = try run(["shapes", "--page-args", "delay=6000", "--record-attach", cdp, "--proxy-record", proxy]
+                    + (pageTargets ? ["--record-args", "--page-targets"] : []), in: dir)
         let c = try records(cdp), p = try records(proxy)
         // The recorder attached after the host's greeting and the page's first calls.
         #expect(!c.contains { $0.body.contains("\"action\":\"host.ready\"") || $0.body.contains("not an envelope") })

@@ -30,6 +30,9 @@ public final class CDPRecordingSource: RecordingSource {
         public var maxMessages: Int?
         /// The tap's JavaScript source (tools/taps/js/bridge-tap.js).
         public var tapSource: String
+        /// Attach to each page's own endpoint (`/json/list`), as on an Android WebView,
+        /// even when the endpoint also offers the browser's.
+        public var pageTargetsOnly = false
 
         /// Creates options.
         public init(endpoint: CDPEndpoint?, launch: String? = nil, targetFilter: String? = nil, duration: Double? = nil,
@@ -79,7 +82,8 @@ public final class CDPRecordingSource: RecordingSource {
             launcher = nil
             endpoint = e
         }
-        browser = try endpoint.browserWebSocket()
+        let browserSocket = try endpoint.browserWebSocket()
+        browser = options.pageTargetsOnly ? nil : browserSocket
         if browser == nil { _ = try endpoint.pages() }  // a page-only endpoint must at least list its pages
         var random = SystemRandomNumberGenerator()
         let name = "__bridgescope_" + String(random.next(), radix: 36)
