@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean
+.PHONY: setup build test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp
 
 setup:
 	@tools/setup.sh --with-browser
@@ -46,3 +46,6 @@ rules-doc: build
 
 clean:
 	rm -rf .build
+
+bench-cdp: setup
+	@tools/bench/record/cdp.sh

@@ -124,6 +124,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeDevTools",
+            dependencies: [
+                "BridgeCapture", "BridgeArchive", "BridgeJSON", "BridgeTransport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeProxy",
             dependencies: [
                 "BridgeCapture", "BridgeArchive", "BridgeTransport", "BridgeWebSocket",
@@ -158,7 +167,7 @@ let package = Package(
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeTransport",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeTransport",
                 "BridgeAnalysis", "BridgeReplay", "BridgeFuzz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -171,7 +180,7 @@ let package = Package(
         .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
-        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BridgeArchive
 import BridgeCapture
+import BridgeDevTools
 import BridgePcap
 import BridgeProxy
 import BridgeTransport
@@ -110,5 +111,43 @@ struct ProxySourceOptions: ParsableArguments {
                             journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory(),
                             maxMessages: maxMessages, duration: duration,
                             limits: ProxyLimits(memoryBudget: (memoryBudget ?? 256) << 20))
+    }
+}
+
+/// The DevTools source (`--cdp`, `--launch`, `--target`).
+struct CDPSourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Record a browser or WebView over the Chrome DevTools Protocol: its DevTools HTTP endpoint (docs/CDP.md).", valueName: "http://host:port"))
+    var cdp: String?
+
+    @Option(help: ArgumentHelp("Start headless Chromium, open URL with the tap installed, record it, stop the browser at the end.", valueName: "url"))
+    var launch: String?
+
+    @Option(help: ArgumentHelp("With --cdp: record only pages whose URL contains this (their iframes always).", valueName: "url-substring"))
+    var target: String?
+
+    @Flag(help: "With --cdp: attach to each page's own DevTools endpoint (/json/list), as an Android WebView offers, even when the browser's is there.")
+    var pageTargets = false
+
+    /// Whether a DevTools source was chosen.
+    var isChosen: Bool { cdp != nil || launch != nil }
+
+    func validate() throws {
+        if cdp != nil && launch != nil { throw ValidationError("--cdp and --launch cannot be combined (--launch starts its own browser)") }
+        if target != nil && cdp == nil {
+            throw ValidationError("--target needs --cdp (--launch records the page it opens)")
+        }
+        if let cdp, CDPEndpoint(cdp) == nil {
+            throw ValidationError("--cdp takes the DevTools HTTP endpoint http://HOST:PORT, e.g. http://127.0.0.1:9222")
+        }
+        if let target, target.isEmpty { throw ValidationError("--target must not be empty") }
+        if pageTargets && cdp == nil { throw ValidationError("--page-targets needs --cdp") }
+    }
+
+    /// The source's options, with the record command's stop conditions.
+    func options(maxMessages: Int?, duration: Double?) throws -> CDPRecordingSource.Options {
+        var options = CDPRecordingSource.Options(endpoint: cdp.flatMap(CDPEndpoint.init), launch: launch, targetFilter: target,
+                                                 duration: duration, maxMessages: maxMessages, tapSource: try CDPTapScript.load())
+        options.pageTargetsOnly = pageTargets
+        return options
     }
 }

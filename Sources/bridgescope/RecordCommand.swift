@@ -1,6 +1,7 @@
 import ArgumentParser
 import BridgeArchive
 import BridgeCapture
+import BridgeDevTools
 import BridgePcap
 import BridgeProxy
 import Logging
@@ -34,8 +35,14 @@ struct RecordCommand: ParsableCommand {
                              "msg": <envelope>}  (or "text"/"b64" for "msg").
                             '-' (or /dev/stdin) reads standard input as it is written.
                             A bad line becomes an error event with its line number.
+          --cdp http://HOST:PORT [--target URL-SUBSTRING]
+                            a browser or WebView over the Chrome DevTools Protocol:
+                            a JavaScript tap is injected into every page and frame
+                            before its scripts (tools/taps/js/bridge-tap.js).
+          --launch URL      the same with a headless Chromium started for the purpose.
 
-        Specs: docs/FORMAT.md (archive, tap log), docs/CAPTURE.md (decoding, proxy).
+        Specs: docs/FORMAT.md (archive, tap log), docs/CAPTURE.md (decoding, proxy),
+        docs/CDP.md (DevTools recording).
 
         The archive is readable while it is written: it is flushed every 64 KiB or \
         250 ms, so a recorder killed with SIGKILL loses at most the last 250 ms. \
@@ -62,12 +69,15 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup(title: "Recording proxy")
     var proxy: ProxySourceOptions
 
+    @OptionGroup(title: "Chrome DevTools Protocol")
+    var devtools: CDPSourceOptions
+
     // MARK: stop conditions and content
 
-    @Option(help: ArgumentHelp("With --interface or --proxy: stop after S seconds.", valueName: "s"))
+    @Option(help: ArgumentHelp("With --interface, --proxy, --cdp or --launch: stop after S seconds.", valueName: "s"))
     var duration: Double?
 
-    @Option(help: ArgumentHelp("With --read, --interface or --proxy: stop after N messages.", valueName: "n"))
+    @Option(help: ArgumentHelp("With --read, --interface, --proxy, --cdp or --launch: stop after N messages.", valueName: "n"))
     var count: Int?
 
     @Flag(help: "Replace image and biometric fields (imageData, previewImageData, encryptedBlob, unencryptedBlob, photo) with a SHA-256 digest and length, whatever the source.")
@@ -85,15 +95,15 @@ struct RecordCommand: ParsableCommand {
     var logLevel: String = "warning"
 
     func validate() throws {
-        let chosen = [tap != nil, capture.read != nil, capture.interface != nil, proxy.isChosen].filter { $0 }.count
+        let chosen = [tap != nil, capture.read != nil, capture.interface != nil, proxy.isChosen, devtools.isChosen].filter { $0 }.count
         guard chosen == 1 else {
-            throw ValidationError(chosen == 0 ? "give a source: --read FILE, --interface IF, --proxy HOST:PORT or --tap FILE"
+            throw ValidationError(chosen == 0 ? "give a source: --read FILE, --interface IF, --proxy HOST:PORT, --tap FILE, --cdp http://HOST:PORT or --launch URL"
                                               : "give only one source")
         }
-        if duration != nil && capture.interface == nil && !proxy.isChosen {
-            throw ValidationError("--duration needs --interface or --proxy")
+        if duration != nil && capture.interface == nil && !proxy.isChosen && !devtools.isChosen {
+            throw ValidationError("--duration needs --interface, --proxy, --cdp or --launch")
         }
-        if count != nil && tap != nil { throw ValidationError("--count needs --read, --interface or --proxy") }
+        if count != nil && tap != nil { throw ValidationError("--count needs --read, --interface, --proxy, --cdp or --launch") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
         guard (1...19).contains(level) else { throw ValidationError("--level must be between 1 and 19") }
@@ -105,6 +115,12 @@ struct RecordCommand: ParsableCommand {
     /// Opens the chosen source; errors come before the archive is created.
     func openSource(logger: Logger) throws -> any RecordingSource {
         if let tap { return try TapSource(path: tap) }
+        if devtools.isChosen {
+            let source = try CDPRecordingSource(options: devtools.options(maxMessages: count, duration: duration), logger: logger)
+            printError("bridgescope record: recording \(source.endpoint) over the DevTools protocol"
+                       + (devtools.launch.map { " (headless Chromium opening \($0))" } ?? ""))
+            return source
+        }
         if let source = capture.source {
             return try PcapRecordingSource(source: source, options: CaptureRunOptions(maxMessages: count, duration: duration),
                                            logger: logger)

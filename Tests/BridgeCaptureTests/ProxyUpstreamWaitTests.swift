@@ -42,6 +42,12 @@ struct ProxyUpstreamWaitTests {
         return (code, Date().timeIntervalSince(start))
     }
 
+    /// Seconds from the page's `open` to the `error` event that closed it, on the proxy's clock.
+    static func proxySeconds(_ archive: RecordedExchange) -> Double? {
+        guard let open = archive.events(.open).first?.time, let error = archive.events(.error).first?.time else { return nil }
+        return Double(error - open) / 1e9
+    }
+
     @Test func aStuckUpstreamIsReportedToThePageWithin10Seconds() async throws {
         // Accepts TCP and never answers the upgrade (issue 20: the page waited 120 s).
         let (port, stop) = try Self.upstream(answering: nil)
@@ -53,9 +59,14 @@ struct ProxyUpstreamWaitTests {
         let recording = BackgroundRecording(proxy, path: path)
         let (code, seconds) = try await Self.page(proxyPort: proxy.port)
         #expect(code == 1014)
-        #expect(seconds >= 4.5 && seconds < 10, "the page was told after \(seconds) s (ProxyLimits.upstreamTimeout is 5 s)")
+        // The bound is checked on the proxy's own clock (the archive's open and error
+        // event times): the test's view of the page runs on the cooperative pool, which
+        // the parallel browser tests can starve for many seconds on 2 cores.
+        #expect(seconds < 60, "the page was told after \(seconds) s")
         #expect(await recording.finish())
         let archive = try RecordedExchange(archive: path)
+        let told = Self.proxySeconds(archive)
+        #expect(told.map { $0 >= 4.5 && $0 < 10 } == true, "the proxy told the page after \(told.map { "\($0)" } ?? "?") s (ProxyLimits.upstreamTimeout is 5 s)")
         let reason = archive.events(.error).first?.reason ?? ""
         #expect(reason.contains("no answer to the WebSocket upgrade within 5 s"), "\(reason)")
         #expect(!reason.contains("Origin"))
@@ -71,9 +82,10 @@ struct ProxyUpstreamWaitTests {
         let recording = BackgroundRecording(proxy, path: path)
         let (code, seconds) = try await Self.page(proxyPort: proxy.port)
         #expect(code == 1014)
-        #expect(seconds < 4)
+        #expect(seconds < 60, "the page was told after \(seconds) s")
         #expect(await recording.finish())
         let archive = try RecordedExchange(archive: path)
+        #expect(Self.proxySeconds(archive).map { $0 < 4 } == true)
         let reason = archive.events(.error).first?.reason ?? ""
         #expect(reason.contains("answered HTTP 403 instead of upgrading"), "\(reason)")
     }
@@ -89,8 +101,10 @@ struct ProxyUpstreamWaitTests {
         let recording = BackgroundRecording(proxy, path: path)
         let (code, seconds) = try await Self.page(proxyPort: proxy.port)
         #expect(code == 1014)
-        #expect(seconds >= 0.4 && seconds < 3, "told after \(seconds) s")
+        #expect(seconds < 60, "told after \(seconds) s")
         #expect(await recording.finish())
+        let told = Self.proxySeconds(try RecordedExchange(archive: path))
+        #expect(told.map { $0 >= 0.4 && $0 < 3 } == true, "the proxy told the page after \(told.map { "\($0)" } ?? "?") s")
     }
 
     @Test func whatWaitsForTheUpstreamIsBounded() async throws {

@@ -7,12 +7,15 @@
  *   Android (?env=android): window.GBGBridge.postMessage(jsonString)
  *   host → web:           window.GBGBridge.receive(object)
  *
- * Query parameters: env=ios|android, ws=<WebSocket URL> (default: same host, /bridge).
+ * Query parameters: env=ios|android|iframe, ws=<WebSocket URL> (default: same host, /bridge).
+ * With env=iframe the page is a journey embedded by a host page (iframe-host.html) and
+ * talks to it with postMessage: this shim then installs nothing.
  * Messages posted before the socket opens are queued and sent in order, not lost.
  */
 (function () {
   "use strict";
   var params = new URLSearchParams(window.location.search);
+  if (params.get("env") === "iframe") { return; }
   var env = params.get("env") === "android" ? "android" : "ios";
   var url = params.get("ws") ||
     ((window.location.protocol === "https:" ? "wss://" : "ws://") + window.location.host + "/bridge");

@@ -18,8 +18,14 @@
     return "web-" + Date.now().toString(16) + "-" + counter;
   }
 
+  // The iframe shape (PROTOCOL.md §5): ?env=iframe&parent=<host page origin>.
+  var query = new URLSearchParams(window.location.search);
+  var parentOrigin = query.get("env") === "iframe" && window.parent !== window ? query.get("parent") : null;
+
   function send(message) {
-    if (window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.gbgBridge) {
+    if (parentOrigin) {
+      window.parent.postMessage(message, parentOrigin);
+    } else if (window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.gbgBridge) {
       window.webkit.messageHandlers.gbgBridge.postMessage(message);
     } else if (window.GBGBridge && window.GBGBridge.postMessage) {
       window.GBGBridge.postMessage(JSON.stringify(message));
@@ -59,6 +65,13 @@
       (eventHandlers["*"] || []).forEach(function (f) { f(action, message.payload.data || {}); });
     }
   };
+
+  if (parentOrigin) {
+    window.addEventListener("message", function (event) {
+      if (event.source !== window.parent || event.origin !== parentOrigin) { return; }  // origin allowlist
+      window.GBGBridge.receive(event.data);
+    });
+  }
 
   var Journey = {
     /** Sends a request; resolves with the final payload ({status, data, error}). */
@@ -130,7 +143,7 @@
       Journey.whenHostReady(2000).then(function (ready) {
         if (!ready) { Journey.log("no host.ready within 2 s: starting anyway", "info"); }
         Journey.event("journey.started", { journey: name });
-        Journey.log("journey " + name + " started (" + (window.BridgeScopeShim ? window.BridgeScopeShim.env : "native") + ")");
+        Journey.log("journey " + name + " started (" + (parentOrigin ? "iframe" : window.BridgeScopeShim ? window.BridgeScopeShim.env : "native") + ")");
         return body();
       }).catch(function (e) { Journey.finish(false, { message: String(e && e.message || e) }); });
     },

@@ -1,0 +1,425 @@
+/*
+ * bridgescope JavaScript tap: records every message that crosses the GBGBridge bridge in
+ * a page, as tap-log lines (docs/FORMAT.md §9), without changing what the page sees.
+ *
+ * Two ways to use it (docs/CDP.md):
+ *
+ * 1. Injected by `bridgescope record --cdp` before any page script (the recorder wraps
+ *    this file as `(function (tapConfig) { <this file> })({binding: NAME})`); lines go
+ *    to the recorder over the CDP binding NAME, which the tap takes and removes from
+ *    the page's global object. The recorder redacts (`--redact`), not the tap.
+ *
+ * 2. Included by a page on its own, as its first script:
+ *      <script src="bridge-tap.js"></script>
+ *      <script>BridgeScopeTap.configure({ onLine: function (line) { ... }, conn: "webview-1" });</script>
+ *    Each line (a string without the newline) goes to `onLine`. Lines written before
+ *    `configure` are kept (at most 10,000, then counted as dropped). Image and biometric
+ *    fields are REPLACED by {"redacted":true,"sha256":HEX,"bytes":N}, like
+ *    `bridgescope record --redact` (Redactor.sensitiveFields in Sources/BridgeCapture),
+ *    unless the page passes `keepSensitiveFields: true`.
+ *
+ * What is recorded, whenever and in whatever order the host or the page defines it:
+ *   web → host  window.webkit.messageHandlers.gbgBridge.postMessage(object)   "msg"
+ *               window.GBGBridge.postMessage(jsonString)                       "text"
+ *               a `message` event a frame receives from one of its child frames
+ *   host → web  window.GBGBridge.receive(object | string)
+ *               a `message` event a frame receives from its parent frame
+ * (an iframe-shape message is recorded where it arrives: only the receiver's realm can
+ * observe a cross-origin postMessage). Every call passes through unchanged: same
+ * arguments, same `this`, same return value, same exception. A page that wraps or
+ * replaces the bridge functions itself is recorded once per crossing: of nested bridge
+ * calls in one direction, web → host records the innermost (what reaches the host) and
+ * host → web the outermost (what the host passed).
+ */
+(function (root, config) {
+  "use strict";
+  if (!root || typeof root !== "object" && typeof root !== "function") { return; }
+  var INSTALLED = typeof Symbol === "function" ? Symbol.for("bridgescope.tap") : "__bridgescopeTapInstalled";
+  if (root[INSTALLED]) { return; }
+  try { Object.defineProperty(root, INSTALLED, { value: true, enumerable: false, configurable: false }); } catch (e) { return; }
+
+  // The one list of sensitive field names (PROTOCOL.md §6); a test checks it equals
+  // Redactor.sensitiveFields.
+  var SENSITIVE_FIELDS = ["imageData", "previewImageData", "encryptedBlob", "unencryptedBlob", "photo"];
+  var MAX_PENDING = 10000;
+
+  var stringify = JSON.stringify, parse = JSON.parse, now = Date.now;
+  var defineProperty = Object.defineProperty, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  var apply = Function.prototype.call.bind(Function.prototype.apply);
+  var hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
+  var isArray = Array.isArray;
+
+  // ---- where lines go -------------------------------------------------------------
+  var sink = null;            // function (line)
+  var redact = true;
+  var conn = null;
+  var pending = [];
+  var dropped = 0;
+
+  if (config && typeof config.binding === "string") {
+    // The recorder's binding: taken and removed from the global object. On some new
+    // targets DevTools installs it after this script ran: a setter catches it, and
+    // lines wait (bounded) until it is there.
+    var bindingName = config.binding, binding = null;
+    var grab = function () {
+      if (binding) { return true; }
+      var b;
+      try { b = root[bindingName]; } catch (e) { b = undefined; }
+      if (typeof b !== "function") { return false; }
+      binding = b;
+      try { delete root[bindingName]; } catch (e) { /* not configurable: leave it */ }
+      return true;
+    };
+    if (!grab()) {
+      try {
+        defineProperty(root, bindingName, {
+          configurable: true, enumerable: false,
+          get: function () { return undefined; },
+          set: function (v) { if (typeof v === "function") { binding = v; try { delete root[bindingName]; } catch (e) { /* ignore */ } } }
+        });
+      } catch (e) { /* ignore */ }
+      if (typeof setTimeout === "function") { setTimeout(grab, 0); }
+    }
+    // Lines of one task go to the recorder in one binding call, joined by LF (a JSON
+    // text never holds a raw LF), at the end of the task: one DevTools event instead of
+    // one per message.
+    var batch = [];
+    var flush = function () {
+      var lines = batch;
+      batch = [];
+      if (!grab()) {
+        for (var i = 0; i < lines.length; i++) {
+          if (pending.length < MAX_PENDING) { pending.push(lines[i]); } else { dropped += 1; }
+        }
+        return;
+      }
+      if (pending.length) { lines = pending.splice(0).concat(lines); }
+      apply(binding, undefined, [lines.join("\n")]);
+    };
+    var later = typeof queueMicrotask === "function" ? queueMicrotask
+      : function (f) { Promise.resolve().then(f); };
+    sink = function (line) {
+      batch.push(line);
+      if (batch.length === 1) { later(flush); }
+    };
+    redact = false;
+  }
+
+  function emit(line) {
+    if (sink) {
+      try { sink(line); } catch (e) { /* a failing sink never breaks the page */ }
+    } else if (pending.length < MAX_PENDING) {
+      pending.push(line);
+    } else {
+      dropped += 1;
+    }
+  }
+
+  // ---- redaction (standalone mode) --------------------------------------------------
+  function isMarker(v) {
+    return v !== null && typeof v === "object" && !isArray(v) && v.redacted === true && typeof v.sha256 === "string" &&
+      Object.keys(v).length === 3;
+  }
+  function marker(text) {
+    var bytes = utf8(text);
+    return { redacted: true, sha256: sha256Hex(bytes), bytes: bytes.length };
+  }
+  function redactValue(v, state) {
+    if (isArray(v)) {
+      var a = [];
+      for (var i = 0; i < v.length; i++) { a.push(redactValue(v[i], state)); }
+      return a;
+    }
+    if (v === null || typeof v !== "object") { return v; }
+    var o = {};
+    for (var k in v) {
+      if (!hasOwn(v, k)) { continue; }
+      var m = v[k];
+      if (SENSITIVE_FIELDS.indexOf(k) >= 0 && m !== null && m !== undefined && !isMarker(m)) {
+        o[k] = marker(typeof m === "string" ? m : stringify(m));
+        state.count += 1;
+      } else {
+        o[k] = redactValue(m, state);
+      }
+    }
+    return o;
+  }
+  // Redacts the envelope's payload.data; returns the JSON text to record.
+  function redactedJSON(envelope, json) {
+    if (!redact || envelope === null || typeof envelope !== "object" || isArray(envelope)) { return json; }
+    var payload = envelope.payload;
+    if (payload === null || typeof payload !== "object" || isArray(payload) || !hasOwn(payload, "data")) { return json; }
+    var state = { count: 0 };
+    var data = redactValue(payload.data, state);
+    if (state.count === 0) { return json; }
+    var p = {}, e = {}, k;
+    for (k in payload) { if (hasOwn(payload, k)) { p[k] = k === "data" ? data : payload[k]; } }
+    for (k in envelope) { if (hasOwn(envelope, k)) { e[k] = k === "payload" ? p : envelope[k]; } }
+    return stringify(e);
+  }
+  function redactedText(text) {
+    if (!redact) { return text; }
+    var envelope;
+    try { envelope = parse(text); } catch (e) {
+      for (var i = 0; i < SENSITIVE_FIELDS.length; i++) {
+        if (text.indexOf(SENSITIVE_FIELDS[i]) >= 0) { return stringify(marker(text)); }
+      }
+      return text;
+    }
+    var out = redactedJSON(envelope, text);
+    return out;
+  }
+
+  // ---- lines ------------------------------------------------------------------------
+  function prefix(dir) {
+    return "{\"t\":" + now() + ",\"dir\":\"" + dir + "\"" + (conn !== null ? ",\"conn\":" + stringify(conn) : "");
+  }
+  // `extra`: members after the message (`from`/`origin` of an iframe-shape message a
+  // frame received from a child, so the recorder files it under the child's frame).
+  function lineFor(dir, value, extra) {
+    extra = extra || "";
+    try {
+      if (typeof value === "string") {
+        return prefix(dir) + ",\"text\":" + stringify(redactedText(value)) + extra + "}";
+      }
+      var json = stringify(value);
+      if (typeof json !== "string") { json = "null"; }
+      return prefix(dir) + ",\"msg\":" + redactedJSON(value, json) + extra + "}";
+    } catch (e) {
+      // Not serializable (a cycle, a BigInt): the recorder turns this line into an error event.
+      return prefix(dir) + ",\"unrecordable\":" + stringify(String(e && e.message || e)) + "}";
+    }
+  }
+  function recordValue(dir, value, extra) { emit(lineFor(dir, value, extra)); }
+
+  // ---- wrapping the bridge's functions ----------------------------------------------
+  var depth = { w2h: 0, h2w: 0 };
+  var recordedEvent = null;
+  var pendingLine = null;
+  var wrappers = typeof WeakMap === "function" ? new WeakMap() : null;
+  var originals = typeof WeakMap === "function" ? new WeakMap() : null;
+
+  function wrap(fn, dir) {
+    if (typeof fn !== "function" || !wrappers) { return fn; }
+    if (originals.has(fn)) { return fn; }          // already one of ours
+    var w = wrappers.get(fn);
+    if (w) { return w; }
+    w = function () {
+      // One record per crossing. host → web: the outermost call (the host's). web → host:
+      // the innermost (what reaches the host: a page's own wrapper may change or add to
+      // the message before calling the original), taken as each nested call starts and
+      // written when the outermost returns or throws. Not recorded at all: a call made
+      // while the iframe-shape message event that carried it is dispatched (a frame
+      // forwarding it; recorded as that event).
+      var outer = depth[dir] === 0;
+      if (outer && recordedEvent !== null && root.event === recordedEvent) {
+        return apply(fn, this, arguments);
+      }
+      if (dir === "h2w") {
+        if (outer) { recordValue(dir, arguments[0]); }
+      } else {
+        pendingLine = lineFor(dir, arguments[0]);
+      }
+      depth[dir] += 1;
+      try {
+        return apply(fn, this, arguments);
+      } finally {
+        depth[dir] -= 1;
+        if (outer && dir === "w2h" && pendingLine !== null) {
+          var line = pendingLine;
+          pendingLine = null;
+          emit(line);
+        }
+      }
+    };
+    try { defineProperty(w, "name", { value: fn.name, configurable: true }); } catch (e) { /* old engines */ }
+    try { defineProperty(w, "length", { value: fn.length, configurable: true }); } catch (e) { /* old engines */ }
+    w.toString = function () { return Function.prototype.toString.call(fn); };
+    try { defineProperty(w, "toString", { enumerable: false }); } catch (e) { /* ignore */ }
+    wrappers.set(fn, w);
+    originals.set(w, fn);
+    return w;
+  }
+
+  // Makes obj[name] an accessor that keeps the page's value and hands out a wrapper
+  // (for functions) or calls `onObject` (for objects that hold further bridge parts).
+  function hook(obj, name, kind) {
+    if (obj === null || typeof obj !== "object" && typeof obj !== "function") { return; }
+    var d;
+    try { d = getOwnPropertyDescriptor(obj, name); } catch (e) { return; }
+    var unwrap = function (v) { return originals && originals.has(v) ? originals.get(v) : v; };
+    if (d && !d.configurable) {
+      // Cannot take the property over: instrument what is there now.
+      if (d.get) {
+        if (kind.parts) { instrument(safeGet(obj, name), kind.parts); }
+      } else if (kind.dir) {
+        if (typeof d.value === "function" && d.writable) { try { obj[name] = wrap(d.value, kind.dir); } catch (e) { /* frozen */ } }
+      } else {
+        instrument(d.value, kind.parts);
+      }
+      return;
+    }
+    try {
+      if (d && (d.get || d.set)) {
+        // The page's (or host's) own accessor: keep it, wrap what it hands out.
+        var g = d.get, s = d.set;
+        defineProperty(obj, name, {
+          configurable: true,
+          enumerable: d.enumerable,
+          get: function () {
+            var v = g ? apply(g, this, []) : undefined;
+            if (kind.parts) { instrument(v, kind.parts); return v; }
+            return wrap(v, kind.dir);
+          },
+          set: s ? function (v) { apply(s, this, [unwrap(v)]); } : undefined
+        });
+        return;
+      }
+      var value = d ? d.value : safeGet(obj, name);   // inherited or provided by the host object
+      // A property that does not exist yet stays out of Object.keys / for-in until the
+      // page or host sets it (`name in obj` does see it: docs/CDP.md, "What a page can tell").
+      var enumerable = d ? d.enumerable : value !== undefined;
+      if (kind.parts) { instrument(value, kind.parts); }
+      var accessor = {
+        configurable: true,
+        enumerable: enumerable,
+        get: function () { return kind.dir ? wrap(value, kind.dir) : value; },
+        set: function (v) {
+          value = unwrap(v);
+          if (kind.parts) { instrument(value, kind.parts); }
+          if (!accessor.enumerable) {
+            accessor.enumerable = true;
+            try { defineProperty(obj, name, accessor); } catch (e) { /* ignore */ }
+          }
+        }
+      };
+      defineProperty(obj, name, accessor);
+    } catch (e) { /* a host object that refuses accessors: leave it */ }
+  }
+  function safeGet(obj, name) { try { return obj[name]; } catch (e) { return undefined; } }
+
+  var instrumented = typeof WeakSet === "function" ? new WeakSet() : null;
+  function instrument(obj, parts) {
+    if (obj === null || typeof obj !== "object" && typeof obj !== "function" || !instrumented) { return; }
+    if (instrumented.has(obj)) { return; }
+    instrumented.add(obj);
+    for (var name in parts) { if (hasOwn(parts, name)) { hook(obj, name, parts[name]); } }
+  }
+
+  var W2H = { dir: "w2h" }, H2W = { dir: "h2w" };
+  instrument(root, {
+    GBGBridge: { parts: { postMessage: W2H, receive: H2W } },
+    webkit: { parts: { messageHandlers: { parts: { gbgBridge: { parts: { postMessage: W2H } } } } } }
+  });
+
+  // ---- the iframe shape: message events between a frame and its parent or children ----
+  function looksLikeEnvelope(data) {
+    if (typeof data === "string") { return data.indexOf("\"payload\"") >= 0 || data.indexOf("\"correlationId\"") >= 0; }
+    return data !== null && typeof data === "object" && !isArray(data) &&
+      (hasOwn(data, "payload") || hasOwn(data, "correlationId"));
+  }
+  if (typeof root.addEventListener === "function") {
+    root.addEventListener("message", function (event) {
+      try {
+        var source = event.source;
+        if (!source || source === root || !looksLikeEnvelope(event.data)) { return; }
+        if (root.parent && root.parent !== root && source === root.parent) {
+          recordedEvent = event;
+          recordValue("h2w", event.data);
+          return;
+        }
+        var frames = root.frames;
+        for (var i = 0; frames && i < frames.length; i++) {
+          if (frames[i] === source) {
+            recordedEvent = event;
+            recordValue("w2h", event.data, ",\"from\":\"child\",\"origin\":" + stringify(String(event.origin)));
+            return;
+          }
+        }
+      } catch (e) { /* never disturb the page's own listeners */ }
+    }, true);
+  }
+
+  // ---- standalone API -----------------------------------------------------------------
+  if (!config) {
+    var api = {
+      /** Sets where lines go and how: {onLine, conn, keepSensitiveFields}. Lines kept so far are handed over at once. */
+      configure: function (options) {
+        options = options || {};
+        if (typeof options.onLine === "function") { sink = options.onLine; }
+        if (typeof options.conn === "string") { conn = options.conn; }
+        redact = options.keepSensitiveFields !== true;
+        var kept = pending.splice(0);
+        for (var i = 0; i < kept.length; i++) { emit(kept[i]); }
+      },
+      /** Lines not kept because nobody had configured a callback yet. */
+      dropped: function () { return dropped; },
+      /** The field names redacted by default. */
+      sensitiveFields: SENSITIVE_FIELDS.slice()
+    };
+    try { defineProperty(root, "BridgeScopeTap", { value: api, enumerable: false, configurable: true, writable: true }); } catch (e) { /* ignore */ }
+  }
+
+  // ---- UTF-8 and SHA-256 (synchronous: crypto.subtle is async and would reorder lines) --
+  function utf8(s) {
+    if (typeof TextEncoder === "function") { return new TextEncoder().encode(s); }
+    var out = [];
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length) {
+        var d = s.charCodeAt(i + 1);
+        if (d >= 0xDC00 && d <= 0xDFFF) { c = 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00); i++; } else { c = 0xFFFD; }
+      } else if (c >= 0xD800 && c <= 0xDFFF) { c = 0xFFFD; }
+      if (c < 0x80) { out.push(c); } else if (c < 0x800) { out.push(0xC0 | c >> 6, 0x80 | c & 63); } else if (c < 0x10000) {
+        out.push(0xE0 | c >> 12, 0x80 | c >> 6 & 63, 0x80 | c & 63);
+      } else { out.push(0xF0 | c >> 18, 0x80 | c >> 12 & 63, 0x80 | c >> 6 & 63, 0x80 | c & 63); }
+    }
+    return out;
+  }
+  var K = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+  ];
+  function sha256Hex(bytes) {
+    var n = bytes.length, total = ((n + 9 + 63) >> 6) << 6;
+    var m = new Uint8Array(total);
+    m.set(bytes);
+    m[n] = 0x80;
+    var bits = n * 8;
+    m[total - 4] = bits >>> 24 & 255; m[total - 3] = bits >>> 16 & 255; m[total - 2] = bits >>> 8 & 255; m[total - 1] = bits & 255;
+    var hi = Math.floor(n / 0x20000000);
+    m[total - 8] = hi >>> 24 & 255; m[total - 7] = hi >>> 16 & 255; m[total - 6] = hi >>> 8 & 255; m[total - 5] = hi & 255;
+    var h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    var w = new Array(64);
+    for (var off = 0; off < total; off += 64) {
+      for (var i = 0; i < 16; i++) {
+        w[i] = m[off + 4 * i] << 24 | m[off + 4 * i + 1] << 16 | m[off + 4 * i + 2] << 8 | m[off + 4 * i + 3];
+      }
+      for (i = 16; i < 64; i++) {
+        var x = w[i - 15], y = w[i - 2];
+        var s0 = (x >>> 7 | x << 25) ^ (x >>> 18 | x << 14) ^ x >>> 3;
+        var s1 = (y >>> 17 | y << 15) ^ (y >>> 19 | y << 13) ^ y >>> 10;
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1 | 0;
+      }
+      var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+      for (i = 0; i < 64; i++) {
+        var S1 = (e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7);
+        var t1 = hh + S1 + (e & f ^ ~e & g) + K[i] + w[i] | 0;
+        var S0 = (a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10);
+        var t2 = S0 + (a & b ^ a & c ^ b & c) | 0;
+        hh = g; g = f; f = e; e = d + t1 | 0; d = c; c = b; b = a; a = t1 + t2 | 0;
+      }
+      h[0] = h[0] + a | 0; h[1] = h[1] + b | 0; h[2] = h[2] + c | 0; h[3] = h[3] + d | 0;
+      h[4] = h[4] + e | 0; h[5] = h[5] + f | 0; h[6] = h[6] + g | 0; h[7] = h[7] + hh | 0;
+    }
+    var hex = "";
+    for (i = 0; i < 8; i++) { hex += ("00000000" + (h[i] >>> 0).toString(16)).slice(-8); }
+    return hex;
+  }
+})(typeof globalThis !== "undefined" ? globalThis : this, typeof tapConfig !== "undefined" ? tapConfig : null);
