@@ -5,7 +5,7 @@ extension BridgeHost {
     /// is answered (scheduled events not yet due are dropped then). Sends `host.ready`
     /// first. Handlers, timers and delegate calls run as child tasks; cancelling the calling
     /// task stops them all. A host runs once.
-    public func run(transport: some BridgeTransport) async {
+    public func run(transport: some HostTransport) async {
         let first = core.withLock { c -> Bool in
             if c.running { return false }
             c.running = true

@@ -4,7 +4,7 @@ import BridgeProtocol
 import Logging
 
 /// The reference host: a platform-neutral port of the seeds' `BridgeHost`, driving a
-/// ``HostStateMachine`` over a ``BridgeTransport`` on an injectable ``HostClock``.
+/// ``HostStateMachine`` over a ``HostTransport`` on an injectable ``HostClock``.
 ///
 /// ```swift
 /// let host = BridgeHost(hostVersion: "1.0.0")

@@ -10,7 +10,7 @@ import Darwin
 /// (`bridgescope host --stdio`). Input is read by a dedicated thread (a blocking read
 /// must not hold one of the few cooperative threads); output is written with `write(2)`.
 /// Lines over 16 MiB are cut (see ``LineSplitter``), so the host reports them too large.
-public final class StdioTransport: BridgeTransport {
+public final class StdioTransport: HostTransport {
     /// Lines read from the input descriptor.
     public let incoming: AsyncStream<[UInt8]>
     private let output: Int32

@@ -59,6 +59,12 @@ import Testing
         for module in try ModuleMap.swiftModules() {
             for name in try ModuleMap.typeNames(in: module) { owners[name, default: []].insert(module) }
         }
+        let modules = Set(try ModuleMap.swiftModules())
+        // A type named like another module makes `Module.X` ambiguous wherever both are
+        // imported (a module's own namesake type, `BridgeHost.BridgeHost`, is the seeds' API).
+        for (name, where_) in owners.sorted(by: { $0.key < $1.key }) where modules.contains(name) && where_ != [name] {
+            Issue.record("type \(name) in \(where_.sorted()) has the name of another module: `\(name).X` becomes ambiguous")
+        }
         let twice = owners.filter { $0.value.count > 1 }.map { "\($0.key): \($0.value.sorted().joined(separator: ", "))" }.sorted()
         #expect(twice.isEmpty, "one owner per type (and per format parser): \(twice.joined(separator: "; "))")
     }

@@ -2,7 +2,7 @@
 /// one `send` is one envelope (a WebSocket text frame, a stdin/stdout line).
 ///
 /// The stdio transport lives here; the WebSocket server (issue 5) provides another.
-public protocol BridgeTransport: Sendable {
+public protocol HostTransport: Sendable {
     /// Messages from the web side, in order. The sequence ends when the peer closes; the
     /// host then finishes the requests in progress and ``BridgeHost/run(transport:)`` returns.
     var incoming: AsyncStream<[UInt8]> { get }
@@ -13,7 +13,7 @@ public protocol BridgeTransport: Sendable {
 
 /// An in-memory transport for tests, fuzzers and in-process journeys: ``deliver(_:)``
 /// plays the web side, ``sent`` yields what the host sent.
-public final class MemoryTransport: BridgeTransport {
+public final class MemoryTransport: HostTransport {
     /// Messages delivered to the host.
     public let incoming: AsyncStream<[UInt8]>
     /// Messages the host sent, in order; ends when the host's run ends.
