@@ -36,7 +36,8 @@ final class BackgroundRecording: @unchecked Sendable {
         thread.start()
     }
 
-    /// Raises the stop signal and waits (up to 20 s) for the archive to be finished.
+    /// Raises the stop signal and waits (up to 60 s: generous, for a loaded 2-core CI
+    /// machine whose cooperative pool the browser tests keep busy) for the archive to be finished.
     /// Async, and never blocking a thread of the cooperative pool: the proxy's relays and
     /// its shutdown run there.
     func finish() async -> Bool {
@@ -44,9 +45,9 @@ final class BackgroundRecording: @unchecked Sendable {
         return await wait()
     }
 
-    /// Waits (up to 20 s) for the source to end by itself, off the cooperative pool.
+    /// Waits (up to 60 s) for the source to end by itself, off the cooperative pool.
     func wait() async -> Bool {
-        await offPool { self.done.wait(timeout: .now() + 20) == .success }
+        await offPool { self.done.wait(timeout: .now() + 60) == .success }
     }
 }
 
