@@ -1,3 +1,4 @@
+import BridgeTransport
 import BridgeArchive
 import BridgeJSON
 import Foundation

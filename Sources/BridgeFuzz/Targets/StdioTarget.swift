@@ -1,3 +1,4 @@
+import BridgeTransport
 import BridgeHost
 import Foundation
 

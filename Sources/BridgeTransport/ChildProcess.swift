@@ -12,16 +12,24 @@ private let systemWrite = Darwin.write
 private let systemPoll = Darwin.poll
 #endif
 
-/// A child process started with `posix_spawn`, its standard input, output and error on
-/// pipes (output and error non-blocking on our side). Used for fuzz workers, crash
-/// replays and `stdio:` targets.
-final class ChildProcess: @unchecked Sendable {
+/// Why a child process could not be started.
+package struct ChildProcessError: Error, CustomStringConvertible {
+    /// What failed, with the system's reason.
+    package var description: String
+}
+
+/// The package's one child-process primitive: a process started with `posix_spawn`, its
+/// standard input and output on pipes (output non-blocking on our side unless asked),
+/// standard error on a pipe (its tail kept) or in a file. Used for fuzz workers, crash
+/// replays, the fuzzer's `stdio:` targets and replay's `stdio:` hosts (the stdio
+/// transport). One owner at a time: not for concurrent use.
+package final class ChildProcess: @unchecked Sendable {
     /// How a child ended.
-    enum Termination: Sendable, Hashable, CustomStringConvertible {
+    package enum Termination: Sendable, Hashable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .exited(let c): return "exited with status \(c)"
             case .signaled(let s): return "killed by signal \(s) (\(ChildProcess.signalName(s)))"
@@ -29,27 +37,35 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    let pid: pid_t
-    private(set) var stdinFD: Int32
-    let stdoutFD: Int32
-    let stderrFD: Int32
-    private(set) var termination: Termination?
-    var stdoutBuffer: [UInt8] = []
-    var stderrTail: [UInt8] = []
+    /// The child's process id.
+    package let pid: pid_t
+    /// Our end of its standard input (-1 once closed).
+    package private(set) var stdinFD: Int32
+    /// Our end of its standard output.
+    package let stdoutFD: Int32
+    /// Our end of its standard error (-1 when it goes to a file).
+    package let stderrFD: Int32
+    package private(set) var termination: Termination?
+    package var stdoutBuffer: [UInt8] = []
+    package var stderrTail: [UInt8] = []
 
     /// Starts `executable` with `arguments`; `environment` entries are added to ours.
-    init(executable: String, arguments: [String], environment: [String: String] = [:]) throws {
-        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
-            throw FuzzError(.io, "cannot create pipes: errno \(errno)")
+    /// With `stderrFile`, the child's standard error goes to that (open, writable)
+    /// descriptor instead of a pipe; with `blockingOutput`, reads of ``stdoutFD`` block.
+    package init(executable: String, arguments: [String], environment: [String: String] = [:],
+                 stderrFile: Int32? = nil, blockingOutput: Bool = false) throws(ChildProcessError) {
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [-1, -1]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, stderrFile != nil || pipe(&errPipe) == 0 else {
+            throw ChildProcessError(description: "cannot create pipes: \(String(cString: strerror(errno)))")
         }
+        // Only the child's copies (made by dup2) survive exec: no other child inherits these.
+        for fd in inPipe + outPipe + errPipe where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        posix_spawn_file_actions_adddup2(&actions, stderrFile ?? errPipe[1], 2)
         var env = ChildProcess.currentEnvironment()
         for (k, v) in environment { env[k] = v }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -60,27 +76,29 @@ final class ChildProcess: @unchecked Sendable {
         }
         var child: pid_t = 0
         let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
-        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        close(inPipe[0]); close(outPipe[1])
+        if errPipe[1] >= 0 { close(errPipe[1]) }
         guard rc == 0 else {
-            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
-            throw FuzzError(.io, "cannot start \(executable): \(String(cString: strerror(rc)))")
+            close(inPipe[1]); close(outPipe[0])
+            if errPipe[0] >= 0 { close(errPipe[0]) }
+            throw ChildProcessError(description: "cannot start \(executable): \(String(cString: strerror(rc)))")
         }
         pid = child
         stdinFD = inPipe[1]
         stdoutFD = outPipe[0]
         stderrFD = errPipe[0]
-        for fd in [stdoutFD, stderrFD] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        for fd in [stdinFD, stdoutFD, stderrFD] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        if !blockingOutput { _ = fcntl(stdoutFD, F_SETFL, fcntl(stdoutFD, F_GETFL) | O_NONBLOCK) }
+        if stderrFD >= 0 { _ = fcntl(stderrFD, F_SETFL, fcntl(stderrFD, F_GETFL) | O_NONBLOCK) }
     }
 
     deinit {
         if termination == nil { kill(pid, SIGKILL); _ = wait() }
         if stdinFD >= 0 { close(stdinFD) }
         close(stdoutFD)
-        close(stderrFD)
+        if stderrFD >= 0 { close(stderrFD) }
     }
 
-    static func currentEnvironment() -> [String: String] {
+    package static func currentEnvironment() -> [String: String] {
         var out: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
@@ -93,7 +111,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Writes all of `bytes` to the child's standard input; false when the child is gone.
     @discardableResult
-    func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         guard stdinFD >= 0 else { return false }
         return bytes.withUnsafeBytes { buf in
             var off = 0
@@ -108,18 +126,18 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Closes the child's standard input.
-    func closeStdin() {
+    package func closeStdin() {
         if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
     }
 
     /// Waits up to `timeoutMs` for output; reads what is there into the buffers. Returns
     /// false when both pipes are at end of file.
     @discardableResult
-    func pump(timeoutMs: Int32) -> Bool {
+    package func pump(timeoutMs: Int32) -> Bool {
         var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
         _ = systemPoll(&fds, 2, timeoutMs)
         let a = drain(stdoutFD, into: &stdoutBuffer, keep: Int.max)
-        let b = drain(stderrFD, into: &stderrTail, keep: 64 << 10)
+        let b = stderrFD >= 0 && drain(stderrFD, into: &stderrTail, keep: 64 << 10)
         return a || b
     }
 
@@ -138,7 +156,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Complete lines received on standard output so far (removed from the buffer).
-    func takeLines() -> [[UInt8]] {
+    package func takeLines() -> [[UInt8]] {
         var lines: [[UInt8]] = []
         while let nl = stdoutBuffer.firstIndex(of: 0x0A) {
             lines.append(Array(stdoutBuffer[..<nl]))
@@ -148,7 +166,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// The child's status when it has ended (does not block).
-    func status() -> Termination? {
+    package func status() -> Termination? {
         if let termination { return termination }
         var status: Int32 = 0
         let r = waitpid(pid, &status, WNOHANG)
@@ -158,7 +176,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits for the child to end.
-    func wait() -> Termination {
+    package func wait() -> Termination {
         if let termination { return termination }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -167,17 +185,17 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends a signal.
-    func signal(_ sig: Int32) {
+    package func signal(_ sig: Int32) {
         if termination == nil { kill(pid, sig) }
     }
 
-    static func decode(_ status: Int32) -> Termination {
+    package static func decode(_ status: Int32) -> Termination {
         let sig = status & 0x7F
         if sig == 0 { return .exited((status >> 8) & 0xFF) }
         return .signaled(sig)
     }
 
-    static func signalName(_ s: Int32) -> String {
+    package static func signalName(_ s: Int32) -> String {
         switch s {
         case SIGILL: return "SIGILL, a Swift trap"
         case SIGTRAP: return "SIGTRAP, a Swift trap"
@@ -192,7 +210,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The most telling line of what the child wrote to standard error before it died
     /// (`Fatal error: …`), for crash signatures.
-    var crashLine: String? {
+    package var crashLine: String? {
         let text = String(decoding: stderrTail, as: UTF8.self)
         let lines = text.split(separator: "\n").map(String.init)
         return lines.first { $0.contains("Fatal error") || $0.contains("fatal error") || $0.contains("Precondition failed")
