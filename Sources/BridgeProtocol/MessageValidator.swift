@@ -56,8 +56,7 @@ public struct MessageValidator: Sendable {
     public func validate(_ bytes: UnsafeRawBufferPointer) -> Report {
         switch layout {
         case .single:
-            let findings = check(bytes).map { place($0, base: 0, line: nil, in: bytes) }
-            return Report(messages: 1, findings: findings)
+            return Report(messages: 1, findings: place(check(bytes), base: 0, line: nil, in: bytes))
         case .lines:
             var findings: [LocatedFinding] = []
             var messages = 0
@@ -71,9 +70,7 @@ public struct MessageValidator: Sendable {
                 let line = UnsafeRawBufferPointer(rebasing: bytes[start..<contentEnd])
                 if line.contains(where: { $0 != 0x20 && $0 != 0x09 }) {
                     messages += 1
-                    for f in check(line) {
-                        findings.append(place(f, base: start, line: lineNumber, in: line))
-                    }
+                    findings += place(check(line), base: start, line: lineNumber, in: line)
                 }
                 if end >= bytes.count { break }
                 start = end + 1
@@ -97,9 +94,12 @@ public struct MessageValidator: Sendable {
         }
     }
 
-    func place(_ f: Finding, base: Int, line: Int?, in message: UnsafeRawBufferPointer) -> LocatedFinding {
-        let local = min(f.offset ?? 0, message.count)
-        let loc = SourceLocation(offset: local, in: message)
-        return LocatedFinding(line: (line ?? 1) + loc.line - 1, column: loc.column, offset: base + local, finding: f)
+    /// Places the findings of one message, locating them all in one pass.
+    func place(_ findings: [Finding], base: Int, line: Int?, in message: UnsafeRawBufferPointer) -> [LocatedFinding] {
+        let locals = findings.map { min($0.offset ?? 0, message.count) }
+        let locations = SourceLocation.locate(locals, in: message)
+        return findings.indices.map { i in
+            LocatedFinding(line: (line ?? 1) + locations[i].line - 1, column: locations[i].column, offset: base + locals[i], finding: findings[i])
+        }
     }
 }
