@@ -42,6 +42,9 @@ struct CatCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only this connection id.", valueName: "id"))
     var conn: String?
 
+    @Flag(help: "Print the lines of damaged frames too (they are left out by default, as they may not be what was recorded), marked {\"unverified\":true,...}.")
+    var salvage = false
+
     func validate() throws {
         if let dir, dir != "w2h" && dir != "h2w" { throw ValidationError("--dir must be w2h or h2w") }
     }
@@ -49,7 +52,7 @@ struct CatCommand: ParsableCommand {
     func run() throws {
         let filter = ArchiveRecordFilter(direction: dir.map(ArchiveDirection.init(rawValue:)), connection: conn,
                                          type: type, action: action)
-        let cat = ArchiveCat(format: format == .pretty ? .pretty : .jsonl, filter: filter)
+        let cat = ArchiveCat(format: format == .pretty ? .pretty : .jsonl, filter: filter, salvage: salvage)
         let findings: [ArchiveFinding]
         do {
             findings = try cat.run(path: file, to: 1) { printError("warning: \(file): \($0)") }

@@ -1,14 +1,14 @@
 import BridgeArchive
 import Testing
 
-@Suite("Flush policy: 64 KiB or 250 ms, frames every 4 MiB")
+@Suite("Flush policy: 64 KiB flushes; frames end after 200 ms or 1 MiB")
 struct FlushPolicyTests {
     @Test("the documented defaults")
     func defaults() {
         let p = FlushPolicy()
         #expect(p.flushBytes == 65_536)
-        #expect(p.flushInterval == 250_000_000)
-        #expect(p.frameBytes == 4_194_304)
+        #expect(p.flushInterval == 200_000_000)
+        #expect(p.frameBytes == 1_048_576)
         #expect(ArchiveWriterOptions().compressionLevel == 1)
     }
 
@@ -23,23 +23,24 @@ struct FlushPolicyTests {
         #expect(p.due(now: 10_000_000_000) == .none, "nothing waits, so nothing is due")
     }
 
-    @Test("a flush is due 250 ms after the oldest waiting line, not after the last one")
+    @Test("the frame ends 200 ms after the oldest waiting line, not after the last one")
     func time() {
         var p = FlushPolicy()
         let ms: UInt64 = 1_000_000
         #expect(p.didWrite(bytes: 10, now: 1000 * ms) == .none)
-        #expect(p.deadline == 1250 * ms)
-        #expect(p.didWrite(bytes: 10, now: 1200 * ms) == .none)
-        #expect(p.deadline == 1250 * ms)
-        #expect(p.due(now: 1249 * ms) == .none)
-        #expect(p.due(now: 1250 * ms) == .flush)
-        #expect(p.didWrite(bytes: 10, now: 1300 * ms) == .flush, "checked on write too")
-        p.did(.flush)
+        #expect(p.deadline == 1200 * ms)
+        #expect(p.didWrite(bytes: 10, now: 1150 * ms) == .none)
+        #expect(p.deadline == 1200 * ms)
+        #expect(p.due(now: 1199 * ms) == .none)
+        #expect(p.due(now: 1200 * ms) == .endFrame)
+        #expect(p.didWrite(bytes: 10, now: 1300 * ms) == .endFrame, "checked on write too")
+        p.did(.endFrame)
+        #expect(p.frameFill == 0)
         #expect(p.didWrite(bytes: 10, now: 1301 * ms) == .none)
-        #expect(p.deadline == 1551 * ms)
+        #expect(p.deadline == 1501 * ms)
     }
 
-    @Test("the frame ends at the first line boundary after 4 MiB; the flush counter restarts")
+    @Test("the frame ends at the first line boundary after 1 MiB; the flush counter restarts")
     func frames() {
         var p = FlushPolicy()
         var actions: [FlushPolicy.Action] = []
@@ -48,8 +49,8 @@ struct FlushPolicyTests {
             actions.append(a)
             p.did(a)
         }
-        #expect(actions.filter { $0 == .endFrame }.count == 1)
-        #expect(actions.firstIndex(of: .endFrame) == 63, "64 lines of 64 KiB = 4 MiB")
+        #expect(actions.filter { $0 == .endFrame }.count == 4)
+        #expect(actions.firstIndex(of: .endFrame) == 15, "16 lines of 64 KiB = 1 MiB")
         #expect(p.frameFill == 6 * (64 << 10))
     }
 
@@ -64,14 +65,14 @@ struct FlushPolicyTests {
         try writer.append(time: 1, direction: .webToHost, connection: "c", payload: Array(#"{"a":1}"#.utf8))
         #expect(readFile(path).count == afterHeader, "a small record waits in the compressor")
         #expect(try Self.readable(path) == 0)
-        clock.advance(milliseconds: 249)
+        clock.advance(milliseconds: 199)
         try writer.flushIfDue()
         #expect(readFile(path).count == afterHeader)
         clock.advance(milliseconds: 1)
         try writer.flushIfDue()
         #expect(readFile(path).count > afterHeader)
         #expect(try Self.readable(path) == 1)
-        #expect(writer.statistics.flushes == 2)
+        #expect(writer.statistics.flushes + writer.statistics.frames == 2, "the header's flush, then a frame end")
 
         // Checked on write: a record written 300 ms after the oldest waiting one flushes both.
         try writer.append(time: 2, direction: .webToHost, connection: "c", payload: Array("[2]".utf8))
@@ -136,8 +137,8 @@ struct FlushPolicyTests {
 
 @Suite("Writer frames with the default policy")
 struct DefaultFrameTests {
-    @Test("with defaults, the first frame ends after 4 MiB and finish() ends the second")
-    func fourMiB() throws {
+    @Test("with defaults, frames end every 1 MiB and finish() ends the last")
+    func oneMiB() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("big.bsz")
         let writer = try ArchiveWriter(path: path, header: Sessions.header)
@@ -145,11 +146,11 @@ struct DefaultFrameTests {
         for i in 0..<70 {
             try writer.append(time: Int64(i), direction: .webToHost, connection: "c", payload: payload)
         }
-        #expect(writer.statistics.frames == 1)
+        #expect(writer.statistics.frames == 4)
         try writer.finish(endTime: 99)
-        #expect(writer.statistics.frames == 2)
+        #expect(writer.statistics.frames == 5)
         let (_, starts) = try DamageTests.frameMap(readFile(path))
-        #expect(starts.count == 2)
+        #expect(starts.count == 5)
         #expect(try ArchiveReader(path: path).drain().records.count == 70)
     }
 }

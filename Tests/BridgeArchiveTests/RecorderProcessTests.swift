@@ -45,6 +45,46 @@ struct RecorderProcessTests {
         return Array(line[start...].dropLast().utf8)
     }
 
+    /// Issue 20: at 100 msg/s a SIGKILL lost 262-273 ms of messages against the 250 ms
+    /// promised. A steady stream for 1.5 s, then SIGKILL: every message sent 250 ms or
+    /// more before the kill is in the archive. Best of three on a loaded machine (the
+    /// recorder's wake-up is the operating system's to give).
+    @Test("SIGKILL during a steady stream loses no message older than 250 ms", arguments: [100, 500])
+    func steadyStreamLosesAtMost250ms(rate: Int) throws {
+        try #require(BuiltTool.path != nil, "\(BuiltTool.ToolMissing())")
+        let dir = TemporaryDirectory()
+        var failures: [String] = []
+        for attempt in 0..<3 {
+            let out = dir.file("steady-\(rate)-\(attempt).bsz")
+            let stdin = Pipe()
+            let (process, _) = try BuiltTool.launch(["record", "-o", out, "--tap", "-"], stdin: stdin)
+            usleep(300_000)
+            let interval = UInt64(1_000_000_000 / rate)
+            let start = DispatchTime.now().uptimeNanoseconds
+            var sentAt: [UInt64] = []
+            while DispatchTime.now().uptimeNanoseconds - start < 1_500_000_000 {
+                let due = start + UInt64(sentAt.count) * interval
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now < due { usleep(UInt32((due - now) / 1000)) }
+                stdin.fileHandleForWriting.write(Data((Self.tapLine(sentAt.count) + "\n").utf8))
+                sentAt.append(DispatchTime.now().uptimeNanoseconds)
+            }
+            let killedAt = DispatchTime.now().uptimeNanoseconds
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            try? stdin.fileHandleForWriting.close()
+            let records = try ArchiveReader(path: out).drain().records
+            let mustHave = sentAt.filter { killedAt - $0 >= 250_000_000 }.count
+            for (i, r) in records.enumerated() where r.payload != Self.expectedPayload(i) {
+                Issue.record("record \(i) is not what was sent")
+                break
+            }
+            if records.count >= mustHave { return }
+            failures.append("attempt \(attempt): \(records.count) of \(sentAt.count) recovered; \(mustHave) were sent 250 ms or more before the kill")
+        }
+        Issue.record("\(rate) msg/s: \(failures.joined(separator: "; "))")
+    }
+
     @Test("SIGKILL mid-stream: every record sent before the last flush is recovered, the tail is reported")
     func sigkill() throws {
         try #require(BuiltTool.path != nil, "\(BuiltTool.ToolMissing())")
@@ -83,7 +123,9 @@ struct RecorderProcessTests {
         }
         #expect(reader.trailer == nil)
         #expect(findings.last?.kind == .missingTrailer)
-        #expect(findings.contains { $0.kind == .truncatedFrame }, "\(findings)")
+        // Frames end at every time-driven flush, so the file may end at a frame boundary
+        // (only the trailer is missing) or inside the frame the kill cut.
+        #expect(findings.allSatisfy { [.truncatedFrame, .partialLine, .missingTrailer].contains($0.kind) }, "\(findings)")
     }
 
     @Test("SIGTERM finishes the archive cleanly, with its trailer")

@@ -1,3 +1,5 @@
+import BridgeJSON
+
 /// Prints an archive (`bridgescope cat`): the logic behind the command, writing to a
 /// file descriptor so the CLI only parses options and maps the outcome to an exit code.
 public struct ArchiveCat {
@@ -15,11 +17,26 @@ public struct ArchiveCat {
     public var format: Format
     /// Which records and events to print.
     public var filter: ArchiveRecordFilter
+    /// Print the lines of damaged frames too, marked: `{"unverified":true,...}` in jsonl,
+    /// `UNVERIFIED` first in pretty (docs/FORMAT.md §7).
+    public var salvage: Bool
 
     /// Creates a runner.
-    public init(format: Format = .jsonl, filter: ArchiveRecordFilter = ArchiveRecordFilter()) {
+    public init(format: Format = .jsonl, filter: ArchiveRecordFilter = ArchiveRecordFilter(), salvage: Bool = false) {
         self.format = format
         self.filter = filter
+        self.salvage = salvage
+    }
+
+    /// A line as printed: marked when its frame failed its checks.
+    static func marked(_ line: ArchiveLine) -> [UInt8] {
+        guard !line.verified else { return line.bytes }
+        if line.bytes.first == UInt8(ascii: "{") {
+            return Array(#"{"unverified":true,"#.utf8) + line.bytes.dropFirst()
+        }
+        var out = Array(#"{"unverified":true,"text":"#.utf8)
+        JSONWriter.writeString(String(decoding: line.bytes, as: UTF8.self), into: &out)
+        return out + [UInt8(ascii: "}")]
     }
 
     /// Prints the archive at `path` to `fd` and returns the findings (also passed to
@@ -27,7 +44,7 @@ public struct ArchiveCat {
     ///
     /// - Throws: ``ArchiveError`` when the archive cannot be opened or output fails.
     public func run(path: String, to fd: Int32, diagnostic: (ArchiveFinding) -> Void = { _ in }) throws(ArchiveError) -> [ArchiveFinding] {
-        let reader = try ArchiveReader(path: path)
+        let reader = try ArchiveReader(source: FileByteSource(path: path), salvage: salvage)
         var out = BufferedOutput(FileOutput(fileDescriptor: fd, name: "standard output", owned: false))
         let pretty = ArchivePrettyPrinter()
         switch format {
@@ -35,18 +52,19 @@ public struct ArchiveCat {
         case .pretty: try out.line(pretty.render(reader.header))
         }
         while let (item, line) = reader.nextWithLine() {
+            let mark = line?.verified == false ? "UNVERIFIED " : ""
             switch item {
             case .record(let r):
                 guard filter.matches(r) else { continue }
-                if format == .pretty { try out.line(pretty.render(r)) } else if let line { try out.line(line.bytes) }
+                if format == .pretty { try out.line(mark + pretty.render(r)) } else if let line { try out.line(Self.marked(line)) }
             case .event(let e):
                 guard filter.matches(e) else { continue }
-                if format == .pretty { try out.line(pretty.render(e)) } else if let line { try out.line(line.bytes) }
+                if format == .pretty { try out.line(mark + pretty.render(e)) } else if let line { try out.line(Self.marked(line)) }
             case .trailer(let t):
                 if format == .pretty { try out.line(pretty.render(t)) } else if let line { try out.line(line.bytes) }
             case .finding(let f):
                 diagnostic(f)
-                if format == .jsonl, filter.isEmpty, let line { try out.line(line.bytes) }
+                if format == .jsonl, filter.isEmpty, let line { try out.line(Self.marked(line)) }
             }
         }
         try out.flush()

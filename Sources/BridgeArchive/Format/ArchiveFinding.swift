@@ -30,6 +30,8 @@ public struct ArchiveFinding: Sendable, Hashable, CustomStringConvertible {
         public static let sequenceGap = Kind(rawValue: "sequence-gap")
         /// Lines after the trailer, or a second header.
         public static let unexpectedLine = Kind(rawValue: "unexpected-line")
+        /// A frame too large to hold for its checksum: its lines were handed out unchecked.
+        public static let unverifiedLines = Kind(rawValue: "unverified-lines")
     }
 
     /// What went wrong.

@@ -28,12 +28,18 @@ extension ArchiveLineReader {
             damaged(result)
             return
         }
+        let mark = queue.count
         if produced > 0 { split(produced) }
         if result == 0 {
+            // The frame is complete and its checksum verified: release what it held.
+            queue.insert(contentsOf: held, at: mark)
+            clearHeld()
+            heldOverflow = false
             inFrame = false
             frameStart = compressedOffset
         } else {
             inFrame = true
+            hold(from: mark)
         }
         if inPos == before && produced == 0 && result != 0 {
             // libzstd made no progress with input and output space: treat as damage
@@ -55,6 +61,8 @@ extension ArchiveLineReader {
         case .success(let n):
             inEnd = n
         case .failure(let error):
+            queue.append(contentsOf: held)
+            clearHeld()
             finding(.truncatedFrame, at: compressedOffset, line: linesRead + 1,
                     "reading stopped: \(error.message)")
             dropPending(at: compressedOffset)
@@ -63,6 +71,11 @@ extension ArchiveLineReader {
     }
 
     private func endOfInput() {
+        // A truncated frame has no checksum to check: its complete lines are what the
+        // writer flushed (a killed recorder leaves exactly that), handed out before the
+        // finding that says the rest is lost.
+        queue.append(contentsOf: held)
+        clearHeld()
         if inFrame {
             finding(.truncatedFrame, at: compressedOffset, line: linesRead + 1,
                     "the file ends inside the zstd frame that starts at byte \(frameStart); what follows the last complete line is lost")
@@ -107,6 +120,17 @@ extension ArchiveLineReader {
         let at = compressedOffset
         let startedAt = frameStart
         let line = linesRead + 1
+        let lost = heldLineRange()
+        if salvage {
+            for case .line(var l) in held {
+                l.verified = false
+                queue.append(.line(l))
+            }
+            clearHeld()
+        } else {
+            clearHeld()
+        }
+        heldOverflow = false
         dropPending(at: at)
         ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only)
         inFrame = false
@@ -114,8 +138,12 @@ extension ArchiveLineReader {
         if compressedOffset <= startedAt && inPos < inEnd { inPos += 1 }
         let resumed = seekNextFrame()
         let tail = resumed.map { "reading resumed at the frame found at byte \($0)" } ?? "no later frame found"
-        finding(kind, at: at, line: line,
-                "\(what) (in the frame that starts at byte \(startedAt)); \(tail)")
+        let dropped = lost.map { r in
+            salvage ? "; its lines \(r.lowerBound)-\(r.upperBound) are handed out unverified"
+                : "; its lines \(r.lowerBound)-\(r.upperBound) (\(r.count)) were not used, as they cannot be trusted (`bridgescope cat --salvage` prints them, marked)"
+        } ?? ""
+        finding(kind, at: at, line: lost?.lowerBound ?? line,
+                "\(what) (in the frame that starts at byte \(startedAt))\(dropped); \(tail)")
         if let resumed {
             frameStart = resumed
         } else {
@@ -167,5 +195,42 @@ extension ArchiveLineReader {
             inPos = 0
             inEnd = combined.count
         }
+    }
+
+    /// Moves the items queued from `mark` on into the current frame's hold; hands the
+    /// hold out unverified, with a finding, once it passes ``maxHeldBytes``.
+    func hold(from mark: Int) {
+        guard mark < queue.count else { return }
+        for item in queue[mark...] {
+            if case .line(let l) = item { heldBytes += l.bytes.count }
+            held.append(item)
+        }
+        queue.removeSubrange(mark...)
+        if heldBytes > maxHeldBytes {
+            if !heldOverflow {
+                finding(.unverifiedLines, at: frameStart, line: heldLineRange()?.lowerBound,
+                        "the frame that starts at byte \(frameStart) holds more than \(maxHeldBytes) bytes of lines: they are handed out before its checksum can be checked")
+                heldOverflow = true
+            }
+            queue.append(contentsOf: held)
+            clearHeld()
+        }
+    }
+
+    /// Empties the hold (its items were released or dropped by the caller).
+    func clearHeld() {
+        held.removeAll(keepingCapacity: true)
+        heldBytes = 0
+    }
+
+    /// The first and last line numbers in the hold.
+    func heldLineRange() -> ClosedRange<Int>? {
+        var first: Int?, last: Int?
+        for case .line(let l) in held {
+            if first == nil { first = l.number }
+            last = l.number
+        }
+        guard let first, let last else { return nil }
+        return first...last
     }
 }

@@ -8,6 +8,9 @@ public struct ArchiveLine: Sendable, Hashable {
     public var bytes: [UInt8]
     /// Offset in the compressed file of the zstd frame the line ended in.
     public var frameOffset: Int
+    /// False for a line of a frame whose checksum failed or that is corrupt, handed out
+    /// only by a reader made with `salvage: true` (docs/FORMAT.md §7).
+    public var verified: Bool = true
 }
 
 /// Streams the lines of a zstd-compressed JSON Lines file with bounded memory, and
@@ -19,11 +22,18 @@ public struct ArchiveLine: Sendable, Hashable {
 ///   line is skipped to its newline and reported (`line-too-long`).
 /// - Frames may need a window of at most 2^``maxWindowLog`` bytes (16 MiB by default);
 ///   a frame asking for more is reported as corrupt.
-/// - At the end of the input inside a frame: `truncated-frame`; bytes after the last
-///   newline: `partial-line` (dropped). On corrupt data: `corrupt-data`, then the
-///   reader looks for the next frame's magic number after the point of detection and
-///   goes on from there. On a checksum mismatch: `checksum-mismatch`, then the next
-///   frame.
+/// - A frame's lines are handed out only once the frame is complete and its content
+///   checksum verified (libzstd checks it at the frame's end): damage never yields a
+///   line that was not written. Memory: one frame's lines (the writer ends frames every
+///   256 KiB of lines); a longer frame's lines are handed out from
+///   ``maxHeldBytes`` on, with an `unverified-lines` finding.
+/// - At the end of the input inside a frame: `truncated-frame`, after the complete lines
+///   the frame held (a recorder killed after a flush leaves exactly that; the lines are
+///   what was flushed, not checked by a checksum); bytes after the last newline:
+///   `partial-line` (dropped). On corrupt data: `corrupt-data`; on a checksum mismatch:
+///   `checksum-mismatch`; either way the frame's lines are dropped (counted in the
+///   finding; `salvage` hands them out marked unverified instead) and the reader goes on
+///   at the next frame's magic number after the point of detection.
 ///
 /// Every loop step consumes input, produces output or ends, so it never hangs.
 /// Findings from this layer carry `lastSequence` 0; ``ArchiveReader`` fills it in.
@@ -44,6 +54,12 @@ public final class ArchiveLineReader {
     public internal(set) var linesRead = 0
     /// Compressed bytes consumed so far.
     public var compressedOffset: Int { inStart + inPos }
+    /// Whether the lines of a damaged frame are handed out (marked unverified) rather
+    /// than dropped.
+    public let salvage: Bool
+    /// Decompressed bytes of one frame held for its checksum; past this, its lines are
+    /// handed out unverified (with a finding). Default 64 MiB.
+    public let maxHeldBytes: Int
 
     var source: any ArchiveByteSource
     let dctx: OpaquePointer
@@ -57,10 +73,14 @@ public final class ArchiveLineReader {
     var discarding = false
     var queue: [Item] = []
     var queueIndex = 0
+    /// Lines (and findings) of the current frame, waiting for its end.
+    var held: [Item] = []
+    var heldBytes = 0
+    var heldOverflow = false
 
     /// Reads from `source`.
     public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes,
-                maxWindowLog: Int32 = 24) throws(ArchiveError) {
+                maxWindowLog: Int32 = 24, salvage: Bool = false, maxHeldBytes: Int = 64 << 20) throws(ArchiveError) {
         guard let d = ZSTD_createDCtx() else {
             throw ArchiveError(.compression, path: source.name, "ZSTD_createDCtx failed (out of memory)")
         }
@@ -68,6 +88,8 @@ public final class ArchiveLineReader {
         self.source = source
         self.maxLineBytes = max(1, maxLineBytes)
         self.maxWindowLog = maxWindowLog
+        self.salvage = salvage
+        self.maxHeldBytes = max(1, maxHeldBytes)
         input = [UInt8](repeating: 0, count: ZSTD_DStreamInSize())
         output = [UInt8](repeating: 0, count: ZSTD_DStreamOutSize())
         let r = ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, maxWindowLog)
@@ -78,8 +100,8 @@ public final class ArchiveLineReader {
     }
 
     /// Opens the file at `path`.
-    public convenience init(path: String, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes) throws(ArchiveError) {
-        try self.init(source: FileByteSource(path: path), maxLineBytes: maxLineBytes)
+    public convenience init(path: String, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes, salvage: Bool = false) throws(ArchiveError) {
+        try self.init(source: FileByteSource(path: path), maxLineBytes: maxLineBytes, salvage: salvage)
     }
 
     deinit {

@@ -48,11 +48,12 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
         try self.init(source: FileByteSource(path: path), logger: logger)
     }
 
-    /// Reads an archive from any byte source and reads its header.
-    public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes,
+    /// Reads an archive from any byte source and reads its header. With `salvage`, the
+    /// lines of damaged frames are handed out too, marked (``ArchiveLine/verified``).
+    public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes, salvage: Bool = false,
                 logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
         let name = source.name
-        lines = try ArchiveLineReader(source: source, maxLineBytes: maxLineBytes)
+        lines = try ArchiveLineReader(source: source, maxLineBytes: maxLineBytes, salvage: salvage)
         self.logger = logger
         guard let first = lines.next() else {
             throw ArchiveError(.notAnArchive, path: name, "the file is empty: not a bridgescope archive")

@@ -7,7 +7,7 @@ public struct ArchiveWriterOptions: Sendable, Hashable {
     /// zstd compression level. Default 1: on envelope data it compresses better than
     /// 3 and faster (FIELD-NOTES.md).
     public var compressionLevel: Int32
-    /// When to flush and when to end frames (64 KiB / 250 ms / 4 MiB by default).
+    /// When to flush and when to end frames (64 KiB / 200 ms / 1 MiB by default).
     public var flushPolicy: FlushPolicy
     /// Whether each frame carries a content checksum (XXH64, 4 bytes), so a reader can
     /// tell damage inside a frame. Default on.
