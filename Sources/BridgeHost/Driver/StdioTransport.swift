@@ -19,24 +19,7 @@ public final class StdioTransport: HostTransport {
     /// (default: standard output). The writer should ignore SIGPIPE if the reader may go away.
     public init(input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = 16 << 20) {
         self.output = output
-        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
-        incoming = stream
-        let thread = Thread {
-            var splitter = LineSplitter(maxLineBytes: maxLineBytes)
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                for line in chunk.withUnsafeBytes({ splitter.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
-                    continuation.yield(line)
-                }
-            }
-            if let last = splitter.finish() { continuation.yield(last) }
-            continuation.finish()
-        }
-        thread.name = "bridgescope-stdin"
-        thread.start()
+        incoming = LineSplitter.lines(from: input, maxLineBytes: maxLineBytes, threadName: "bridgescope-stdin")
     }
 
     /// Writes `message` and a newline.

@@ -24,28 +24,10 @@ public final class StdioLink: ReplayLink, Sendable {
 
     private init(process: ChildProcess, stderrPath: String) {
         self.stderrPath = stderrPath
-        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
-        messages = stream
-        // A blocking read must not hold one of the few cooperative threads: a thread of
-        // its own reads the pipe to its end (the descriptor stays the process's).
-        let output = process.stdoutFD
+        // The descriptor stays the process's; a thread of its own reads it to its end.
+        messages = LineSplitter.lines(from: process.stdoutFD, maxLineBytes: ReplayLimits.json.maxInputBytes,
+                                      threadName: "bridgescope-replay-stdio")
         self.process = Mutex(process)
-        let thread = Thread {
-            var splitter = LineSplitter(maxLineBytes: ReplayLimits.json.maxInputBytes)
-            var chunk = [UInt8](repeating: 0, count: 64 << 10)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                for line in chunk.withUnsafeBytes({ splitter.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
-                    continuation.yield(line)
-                }
-            }
-            if let last = splitter.finish() { continuation.yield(last) }
-            continuation.finish()
-        }
-        thread.name = "bridgescope-replay-stdio"
-        thread.start()
     }
 
     /// Writes `message` and a newline to the host's standard input.
