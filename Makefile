@@ -17,7 +17,7 @@ test: setup
 demo: build
 	@tools/demo.sh
 
-bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze
+bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze bench-cdp
 
 bench-json: setup
 	@tools/bench/json-bench.sh
