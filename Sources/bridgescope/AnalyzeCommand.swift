@@ -1,5 +1,6 @@
 import ArgumentParser
 import BridgeAnalysis
+import BridgeArchive
 import Foundation
 
 /// `bridgescope analyze`: find why a session hung or failed; reports for people and CI.
@@ -71,6 +72,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
             printError("error: no .ndjson or .jsonl inputs found in \(inputs.joined(separator: ", "))")
             throw Exit.usage
         }
+        // The output is opened (and checked against the inputs) before any work: a
+        // report is never written over a session, and a bad path fails at once.
+        let out: OutputFile
+        do throws(ArchiveError) {
+            out = try OutputFile(path: output ?? "-", inputs: paths)
+        } catch {
+            printError("error: \(error.description)")
+            throw Exit.usage
+        }
         let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths)
         for f in batch.failures { printError("error: \(f.error.message)") }
         let useColour = color == .always || (color == .auto && output == nil && isTerminal(1))
@@ -82,15 +92,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
         case .html: text = HTMLReportRenderer(options: options).render(batch)
         case .junit: text = JUnitReportRenderer(options: options).render(batch)
         }
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                printError("error: \(output): cannot write the report")
-                throw Exit.usage
-            }
-            printError("wrote \(output)")
-        } else {
-            print(text, terminator: "")
+        do throws(ArchiveError) {
+            try out.write(Array(text.utf8))
+            try out.commit()
+        } catch {
+            printError("error: \(error.description)")
+            throw Exit.usage
         }
+        if let output, output != "-" { printError("wrote \(output)") }
         let status = FailPolicy.exitStatus(batch, threshold: threshold)
         if status != 0 { throw ExitCode(status) }
     }

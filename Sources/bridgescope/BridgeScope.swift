@@ -25,6 +25,7 @@ struct BridgeScope: AsyncParsableCommand {
     /// "usage or I/O error") instead of ArgumentParser's 64.
     static func main() async {
         unblockTerminationSignals()
+        checkStandardOutputAtExit()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

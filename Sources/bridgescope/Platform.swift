@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Darwin)
-import Darwin
+@preconcurrency import Darwin
 #endif
 
 /// `write(2)` without the module-name ambiguity.
@@ -24,3 +24,22 @@ func unblockTerminationSignals() {
     sigaddset(&set, SIGTERM)
     sigprocmask(SIG_UNBLOCK, &set, nil)
 }
+
+/// At exit, flushes standard output and checks it: a command whose output could not be
+/// written (a full disk, `/dev/full`, a closed pipe) exits 2 with the reason on
+/// standard error, whatever it printed, instead of 0 (every `print` of every subcommand
+/// is covered here, once).
+func checkStandardOutputAtExit() {
+    atexit {
+        let out = standardOutputStream()
+        if fflush(out) != 0 || ferror(out) != 0 {
+            let reason = String(cString: strerror(errno))
+            let text = Array("error: standard output: write failed: \(reason); the output is incomplete\n".utf8)
+            _ = text.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
+            _exit(2)
+        }
+    }
+}
+
+/// C's `stdout` (a global C variable; read at exit only, on one thread).
+private func standardOutputStream() -> UnsafeMutablePointer<FILE>? { stdout }

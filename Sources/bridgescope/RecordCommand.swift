@@ -142,6 +142,9 @@ struct RecordCommand: ParsableCommand {
         StopSignal.install()
         var source: any RecordingSource
         do {
+            // The archive is written in place (it must survive a crash), so it must not
+            // be the capture or tap log it is made from.
+            try OutputFile.checkNotInput(output, inputs: [tap, capture.read].compactMap { $0 })
             source = try openSource(logger: logger)
         } catch {
             printError("error: \(error)")

@@ -38,12 +38,10 @@ public enum ArchiveExport {
     /// - Throws: ``ArchiveError`` when the archive cannot be opened or an output cannot
     ///   be created or written.
     public static func run(archive: String, to targets: [Target]) throws(ArchiveError) -> [ArchiveFinding] {
+        for t in targets { try OutputFile.checkNotInput(t.path, inputs: [archive]) }
         let reader = try ArchiveReader(path: archive)
-        var outputs: [FileOutput] = []
-        for t in targets {
-            outputs.append(t.path == "-" ? FileOutput(fileDescriptor: 1, name: "standard output", owned: false)
-                                         : try FileOutput(creating: t.path))
-        }
+        var outputs: [OutputFile] = []  // filled below
+        for t in targets { outputs.append(try OutputFile(path: t.path, inputs: [archive])) }
         var exporters = targets.map(\.exporter)
         var buffers = [[UInt8]](repeating: [], count: targets.count)
         for i in exporters.indices {
@@ -63,8 +61,8 @@ public enum ArchiveExport {
         for i in exporters.indices {
             exporters[i].end(into: &buffers[i])
             try outputs[i].write(buffers[i])
-            try outputs[i].close()
         }
+        for o in outputs { try o.commit() }
         return reader.findings
     }
 }
