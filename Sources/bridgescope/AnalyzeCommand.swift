@@ -43,6 +43,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Colour in text output: auto (on a terminal), always or never.")
     var color: Colour = .auto
 
+    @Flag(help: "Judge a damaged or truncated input (say, the recorder was killed) on what could be read: pass or fail instead of incomplete (which exits 1).")
+    var acceptIncomplete = false
+
     @Argument(help: "Session archives (.bsz), tap logs (.ndjson, .jsonl) or directories.")
     var inputs: [String]
 
@@ -84,7 +87,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths)
         for f in batch.failures { printError("error: \(f.error.message)") }
         let useColour = color == .always || (color == .auto && output == nil && isTerminal(1))
-        let options = RenderOptions(threshold: threshold, color: useColour)
+        let options = RenderOptions(threshold: threshold, color: useColour, acceptIncomplete: acceptIncomplete)
         let text: String
         switch format {
         case .text: text = TextReportRenderer(options: options).render(batch)
@@ -100,7 +103,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             throw Exit.usage
         }
         if let output, output != "-" { printError("wrote \(output)") }
-        let status = FailPolicy.exitStatus(batch, threshold: threshold)
+        let status = FailPolicy.exitStatus(batch, threshold: threshold, acceptIncomplete: acceptIncomplete)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -32,16 +32,36 @@ public enum FailPolicy {
         fails(report.ruleCounts, threshold: threshold)
     }
 
-    /// 2 when an input could not be read, else 1 when any session reaches the
-    /// threshold, else 0.
-    public static func exitStatus(_ batch: AnalysisBatch, threshold: FailThreshold) -> Int32 {
-        if !batch.failures.isEmpty { return 2 }
-        return fails(batch.aggregate.ruleCounts, threshold: threshold) ? 1 : 0
+    /// Whether the report rests on incomplete evidence: the input was damaged or
+    /// truncated, or the recorder lost traffic (`capture-error`, `capture-gap`). A
+    /// report that finds nothing in half a session must not say PASS.
+    public static func isIncomplete(_ counts: [RuleCount]) -> Bool {
+        counts.contains { ($0.rule == .captureError || $0.rule == .captureGap) && $0.count > 0 }
     }
 
-    /// `pass` or `fail` for one report.
-    public static func verdict(_ report: AnalysisReport, threshold: FailThreshold) -> String {
-        fails(report, threshold: threshold) ? "fail" : "pass"
+    /// Whether one report rests on incomplete evidence.
+    public static func isIncomplete(_ report: AnalysisReport) -> Bool {
+        isIncomplete(report.ruleCounts)
+    }
+
+    /// 2 when an input could not be read, else 1 when any session reaches the threshold
+    /// or (unless `acceptIncomplete`) rests on incomplete evidence, else 0.
+    public static func exitStatus(_ batch: AnalysisBatch, threshold: FailThreshold, acceptIncomplete: Bool = false) -> Int32 {
+        if !batch.failures.isEmpty { return 2 }
+        if fails(batch.aggregate.ruleCounts, threshold: threshold) { return 1 }
+        return !acceptIncomplete && isIncomplete(batch.aggregate.ruleCounts) ? 1 : 0
+    }
+
+    /// `fail`, `incomplete` (nothing at the threshold, but the input was damaged,
+    /// truncated or lost traffic; `pass` when `acceptIncomplete`) or `pass` for one report.
+    public static func verdict(_ report: AnalysisReport, threshold: FailThreshold, acceptIncomplete: Bool = false) -> String {
+        verdict(report.ruleCounts, threshold: threshold, acceptIncomplete: acceptIncomplete)
+    }
+
+    /// The verdict for rule counts (a session's or the aggregate's).
+    public static func verdict(_ counts: [RuleCount], threshold: FailThreshold, acceptIncomplete: Bool = false) -> String {
+        if fails(counts, threshold: threshold) { return "fail" }
+        return !acceptIncomplete && isIncomplete(counts) ? "incomplete" : "pass"
     }
 }
 
@@ -53,12 +73,27 @@ public struct RenderOptions: Sendable, Hashable {
     public var color: Bool
     /// Examples shown per rule in text output. Default 5.
     public var examplesPerRule: Int
+    /// `--accept-incomplete`: a damaged or truncated input (the recorder was killed)
+    /// gets `pass`/`fail` on what could be read instead of `incomplete`.
+    public var acceptIncomplete: Bool
 
     /// Creates options.
-    public init(threshold: FailThreshold = .error, color: Bool = false, examplesPerRule: Int = 5) {
+    public init(threshold: FailThreshold = .error, color: Bool = false, examplesPerRule: Int = 5, acceptIncomplete: Bool = false) {
         self.threshold = threshold
         self.color = color
         self.examplesPerRule = examplesPerRule
+        self.acceptIncomplete = acceptIncomplete
+    }
+
+    /// The verdict of one report under these options.
+    func verdict(_ r: AnalysisReport) -> String {
+        FailPolicy.verdict(r, threshold: threshold, acceptIncomplete: acceptIncomplete)
+    }
+
+    /// The verdict of a batch: `error` when an input could not be read, else the
+    /// aggregate's.
+    func verdict(_ b: AnalysisBatch) -> String {
+        !b.failures.isEmpty ? "error" : FailPolicy.verdict(b.aggregate.ruleCounts, threshold: threshold, acceptIncomplete: acceptIncomplete)
     }
 }
 

@@ -19,7 +19,7 @@ public struct HTMLReportRenderer: Sendable {
     h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:28px 0 6px;border-bottom:1px solid #d8dce4;padding-bottom:4px;word-break:break-all}
     h3{font-size:15px;margin:18px 0 6px}
     .verdict{display:inline-block;font-weight:700;padding:2px 10px;border-radius:4px;color:#fff}
-    .verdict.pass{background:#1f8a4c}.verdict.fail{background:#c62828}.verdict.error{background:#6d4c41}
+    .verdict.pass{background:#1f8a4c}.verdict.fail{background:#c62828}.verdict.error{background:#6d4c41}.verdict.incomplete{background:#ef8f00}
     table{border-collapse:collapse;width:100%;margin:4px 0 12px;font-size:13px}
     th,td{border-bottom:1px solid #e5e8ee;padding:3px 6px;text-align:left;vertical-align:top}
     th{background:#f4f6f9;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -45,8 +45,7 @@ public struct HTMLReportRenderer: Sendable {
 
     /// The HTML document.
     public func render(_ batch: AnalysisBatch) -> String {
-        let fails = FailPolicy.fails(batch.aggregate.ruleCounts, threshold: options.threshold)
-        let verdict = !batch.failures.isEmpty ? "error" : fails ? "fail" : "pass"
+        let verdict = options.verdict(batch)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
         out += "<title>bridgescope report</title>\n<style>\n\(Self.style)\n</style>\n</head>\n<body>\n"
@@ -64,7 +63,7 @@ public struct HTMLReportRenderer: Sendable {
     func h(_ s: String) -> String { XMLText.escape(s) }
 
     func session(_ r: AnalysisReport, index: Int) -> String {
-        let verdict = FailPolicy.verdict(r, threshold: options.threshold)
+        let verdict = options.verdict(r)
         let s = r.summary
         var out = "<section class=\"session\" id=\"session-\(index)\">\n<h2>\(h(r.source))</h2>\n"
         out += "<p><span class=\"verdict \(verdict)\">\(verdict.uppercased())</span> "

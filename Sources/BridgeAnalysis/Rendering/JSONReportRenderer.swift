@@ -18,11 +18,11 @@ public struct JSONReportRenderer: Sendable {
 
     /// The whole batch as a JSON value.
     public func value(_ batch: AnalysisBatch) -> JSONValue {
-        let fails = FailPolicy.fails(batch.aggregate.ruleCounts, threshold: options.threshold)
-        return obj([
+        obj([
             ("bridgescopeReport", .integer(Int64(AnalysisReport.schemaVersion))),
             ("failOn", .string(options.threshold.rawValue)),
-            ("verdict", .string(!batch.failures.isEmpty ? "error" : fails ? "fail" : "pass")),
+            ("verdict", .string(options.verdict(batch))),
+            ("acceptIncomplete", .bool(options.acceptIncomplete)),
             ("sessions", .array(batch.reports.map(session))),
             ("failures", .array(batch.failures.map {
                 obj([("path", .string($0.path)), ("code", .string($0.error.code.rawValue)), ("message", .string($0.error.message))])
@@ -53,7 +53,7 @@ public struct JSONReportRenderer: Sendable {
         let s = r.summary
         return obj([
             ("source", .string(r.source)),
-            ("verdict", .string(FailPolicy.verdict(r, threshold: options.threshold))),
+            ("verdict", .string(options.verdict(r))),
             ("summary", obj([
                 ("records", num(s.records)), ("messages", num(s.messages)), ("captureEvents", num(s.captureEvents)),
                 ("bytes", .integer(s.bytes)), ("undecodable", num(s.undecodable)), ("connections", num(r.connections.count)),

@@ -24,6 +24,12 @@ public struct JUnitReportRenderer: Sendable {
             var cases: [JUnitDocument.TestCase] = []
             let counts = Dictionary(uniqueKeysWithValues: r.ruleCounts.map { ($0.rule, $0) })
             let className = "bridgescope." + className(r.source)
+            var complete = JUnitDocument.TestCase(className: className, name: "complete input", time: "0")
+            if options.verdict(r) == "incomplete" {
+                complete.outcome = .failed([.init(type: "incomplete", message: "the input is damaged, truncated or lost traffic",
+                                                  body: "See the capture-error and capture-gap findings; --accept-incomplete judges what was read.")])
+            }
+            cases.append(complete)
             for rule in rules {
                 var testCase = JUnitDocument.TestCase(className: className, name: "\(rule.id) \(rule.slug)", time: "0")
                 if let c = counts[rule.id], c.count > 0 {

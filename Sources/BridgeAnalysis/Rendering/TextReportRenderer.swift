@@ -59,12 +59,25 @@ public struct TextReportRenderer: Sendable {
         return out
     }
 
+    /// `PASS`, `FAIL`, `INCOMPLETE` (input damaged or traffic lost: see the
+    /// capture-error and capture-gap findings) or `ERROR`, coloured when asked.
+    func badge(_ verdict: String) -> String {
+        switch verdict {
+        case "pass": paint("PASS", .green)
+        case "incomplete": paint("INCOMPLETE", .yellow)
+        default: paint(verdict.uppercased(), .red)
+        }
+    }
+
     func verdict(_ r: AnalysisReport) -> String {
-        let fails = FailPolicy.fails(r, threshold: options.threshold)
         let e = r.count(of: .error), w = r.count(of: .warning), i = r.count(of: .info)
         var out = paint("bridgescope analyze", .bold) + "  \(r.source)\n"
-        out += (fails ? paint("FAIL", .red) : paint("PASS", .green))
+        out += badge(options.verdict(r))
         out += "  \(Format.plural(e, "error")), \(Format.plural(w, "warning")), \(i) info  (fail-on \(options.threshold.rawValue))\n"
+        if options.verdict(r) == "incomplete" {
+            out += "      " + paint("the input is incomplete (damaged, truncated, or traffic was lost: see capture-error and capture-gap below);", .yellow)
+                + " judge what was read with --accept-incomplete\n"
+        }
         let s = r.summary
         out += "      \(Format.plural(s.records, "record")), \(Format.plural(s.messages, "message")), "
         out += "\(Format.plural(r.connections.count, "connection")), \(Format.plural(s.requests, "request"))"
@@ -159,13 +172,11 @@ public struct TextReportRenderer: Sendable {
 
     func aggregate(_ b: AnalysisBatch) -> String {
         let a = b.aggregate
-        let fails = FailPolicy.fails(a.ruleCounts, threshold: options.threshold)
         var out = paint("Aggregate", .bold) + ": \(Format.plural(a.sessions, "session"))"
         if a.failedInputs > 0 { out += ", " + paint("\(a.failedInputs) unreadable", .red) }
         out += ", \(Format.plural(a.messages, "message")), \(Format.plural(a.requests, "request")) (\(a.unanswered) unanswered)  "
-        out += (fails ? paint("FAIL", .red) : paint("PASS", .green)) + "\n"
-        let failing = b.reports.filter { FailPolicy.fails($0, threshold: options.threshold) }
-        for r in failing { out += "  " + paint("FAIL", .red) + " \(r.source)\n" }
+        out += badge(options.verdict(b)) + "\n"
+        for r in b.reports where options.verdict(r) != "pass" { out += "  " + badge(options.verdict(r)) + " \(r.source)\n" }
         for c in Format.ranked(a.ruleCounts) {
             out += "  \(severity(c.severity)) \(c.rule) \(col(c.slug, 34)) ×\(c.count) in \(Format.plural(a.sessionsPerRule[c.rule] ?? 0, "session"))\n"
         }
