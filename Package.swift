@@ -63,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "BridgeArchive",
-            dependencies: ["BridgeJSON", "CZstd", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BridgeJSON", "BridgeReport", "CZstd", .product(name: "Logging", package: "swift-log")],
             swiftSettings: underTest
         ),
         .target(

@@ -1,4 +1,5 @@
 import BridgeProtocol
+import BridgeReport
 
 /// `--format text`: a summary a person reads top-down: verdict, journey steps, latency
 /// table, findings grouped by rule with the first examples and record numbers. ANSI
@@ -14,10 +15,15 @@ public struct TextReportRenderer: Sendable {
 
     /// Every session, then (for more than one input) the aggregate.
     public func render(_ batch: AnalysisBatch) -> String {
+        TerminalText.render(renderMarked(batch), colour: options.color)
+    }
+
+    /// The report with colour marks and values as read (escaped by ``render(_:)``).
+    func renderMarked(_ batch: AnalysisBatch) -> String {
         var out = ""
         for (i, r) in batch.reports.enumerated() {
             if i > 0 { out += "\n" + String(repeating: "─", count: 78) + "\n\n" }
-            out += render(r)
+            out += renderMarked(r)
         }
         for f in batch.failures {
             out += paint("error", .red) + ": \(f.error.message)\n"
@@ -30,8 +36,10 @@ public struct TextReportRenderer: Sendable {
         case red = "31", yellow = "33", green = "32", dim = "2", bold = "1", cyan = "36"
     }
 
+    /// `s` in colour `c`, as marks that ``TerminalText`` turns into ANSI sequences
+    /// (or drops) once the whole text is escaped.
     func paint(_ s: String, _ c: Colour) -> String {
-        options.color ? "\u{1B}[\(c.rawValue)m\(s)\u{1B}[0m" : s
+        TerminalText.colourMark(Int(c.rawValue) ?? 0) + s + TerminalText.colourMark(0)
     }
 
     func severity(_ s: Severity) -> String {
@@ -52,6 +60,11 @@ public struct TextReportRenderer: Sendable {
 
     /// One session's report.
     public func render(_ r: AnalysisReport) -> String {
+        TerminalText.render(renderMarked(r), colour: options.color)
+    }
+
+    /// One session's report with colour marks and values as read.
+    func renderMarked(_ r: AnalysisReport) -> String {
         var out = verdict(r)
         for c in r.connections { out += "\n" + journey(c) }
         if !r.latency.isEmpty { out += "\n" + latencyTable(r.latency) }

@@ -1,4 +1,5 @@
 import BridgeJSON
+import BridgeReport
 
 /// Prints an archive (`bridgescope cat`): the logic behind the command, writing to a
 /// file descriptor so the CLI only parses options and maps the outcome to an exit code.
@@ -49,19 +50,19 @@ public struct ArchiveCat {
         let pretty = ArchivePrettyPrinter()
         switch format {
         case .jsonl: try out.line(reader.headerLine.bytes)
-        case .pretty: try out.line(pretty.render(reader.header))
+        case .pretty: try out.line(TerminalText.render(pretty.render(reader.header), colour: false))
         }
         while let (item, line) = reader.nextWithLine() {
             let mark = line?.verified == false ? "UNVERIFIED " : ""
             switch item {
             case .record(let r):
                 guard filter.matches(r) else { continue }
-                if format == .pretty { try out.line(mark + pretty.render(r)) } else if let line { try out.line(Self.marked(line)) }
+                if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(r), colour: false)) } else if let line { try out.line(Self.marked(line)) }
             case .event(let e):
                 guard filter.matches(e) else { continue }
-                if format == .pretty { try out.line(mark + pretty.render(e)) } else if let line { try out.line(Self.marked(line)) }
+                if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(e), colour: false)) } else if let line { try out.line(Self.marked(line)) }
             case .trailer(let t):
-                if format == .pretty { try out.line(pretty.render(t)) } else if let line { try out.line(line.bytes) }
+                if format == .pretty { try out.line(TerminalText.render(pretty.render(t), colour: false)) } else if let line { try out.line(line.bytes) }
             case .finding(let f):
                 diagnostic(f)
                 if format == .jsonl, filter.isEmpty, let line { try out.line(Self.marked(line)) }
