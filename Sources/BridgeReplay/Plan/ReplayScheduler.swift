@@ -131,8 +131,25 @@ public struct ReplayScheduler: Sendable {
         return earliest
     }
 
-    /// When send `index` is due under the pacing.
+    /// When send `index` is due under the pacing. Whatever the pacing, a message that
+    /// the recording sent while a request was left unanswered waits the silence the
+    /// recording shows (capped by the response timeout): sending it at once would change
+    /// what the host does (a journey.error cancels a pending nfc.read) and hide an answer
+    /// the recording never had (issue 16: `replay nfc-never-answered.bsz` showed the
+    /// extra response only with `--pace recorded`).
     private func dueTime(_ index: Int) -> Int64 {
+        let paced = pacedTime(index)
+        let send = plan.sends[index]
+        var due = paced
+        for j in 0..<index {
+            guard let key = plan.sends[j].key, plan.slotsOfKey[key]?.isEmpty ?? true else { continue }
+            let silence = min(max(0, send.offset - plan.sends[j].offset), timing.responseTimeout)
+            due = max(due, sendTimes[j].actual + silence)
+        }
+        return due
+    }
+
+    private func pacedTime(_ index: Int) -> Int64 {
         guard !pacing.isASAP else { return start }
         let send = plan.sends[index]
         var due: Int64
