@@ -32,3 +32,15 @@ import Testing
         #expect(accepted.stdout.contains("PASS"))
     }
 }
+
+/// Issue 16: the default pacing must not make a real difference invisible.
+@Suite struct ReplayDefaultPacingTests {
+    @Test func asapSeesTheAnswerTheRecordingNeverHad() throws {
+        let archive = ProjectPaths.root.appendingPathComponent("captures/nfc-never-answered.bsz").path
+        for pace in [[], ["--pace", "recorded"]] {
+            let r = try runBridgescope(["replay", archive] + pace)
+            #expect(r.status == 1, "\(pace): \(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("extra-response nfc.read"), "\(pace): \(r.stdout)")
+        }
+    }
+}
