@@ -25,29 +25,70 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends the compact bytes of `value` to `out`.
+    ///
+    /// Iterative, like the parser: open containers live on an explicit stack, so a value
+    /// nested thousands of levels deep costs heap, not call stack.
     public func write(_ value: JSONValue, into out: inout [UInt8]) {
-        switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.lexeme.utf8)
-        case .string(let s): JSONWriter.writeString(s, into: &out)
-        case .array(let a):
-            out.append(UInt8(ascii: "["))
-            for (k, e) in a.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                write(e, into: &out)
+        var stack: [Frame] = []
+        var next: JSONValue? = value
+        while true {
+            if let v = next {
+                next = nil
+                switch v {
+                case .null: out.append(contentsOf: "null".utf8)
+                case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+                case .number(let n): out.append(contentsOf: n.lexeme.utf8)
+                case .string(let s): JSONWriter.writeString(s, into: &out)
+                case .array(let a):
+                    out.append(UInt8(ascii: "["))
+                    stack.append(Frame(elements: a))
+                case .object(let o):
+                    out.append(UInt8(ascii: "{"))
+                    stack.append(Frame(members: sortedKeys ? o.members.sortedByKeyBytes() : o.members))
+                }
             }
-            out.append(UInt8(ascii: "]"))
-        case .object(let o):
-            out.append(UInt8(ascii: "{"))
-            let members = sortedKeys ? o.members.sortedByKeyBytes() : o.members
-            for (k, m) in members.enumerated() {
+            guard !stack.isEmpty else { return }
+            let top = stack.count - 1
+            let k = stack[top].index
+            if stack[top].isObject {
+                guard k < stack[top].members.count else {
+                    out.append(UInt8(ascii: "}"))
+                    stack.removeLast()
+                    continue
+                }
                 if k > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(m.key, into: &out)
+                let member = stack[top].members[k]
+                JSONWriter.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                write(m.value, into: &out)
+                next = member.value
+            } else {
+                guard k < stack[top].elements.count else {
+                    out.append(UInt8(ascii: "]"))
+                    stack.removeLast()
+                    continue
+                }
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                next = stack[top].elements[k]
             }
-            out.append(UInt8(ascii: "}"))
+            stack[top].index = k + 1
+        }
+    }
+
+    /// A container being written: its children and the next one to write.
+    private struct Frame {
+        let isObject: Bool
+        var elements: [JSONValue] = []
+        var members: [JSONObject.Member] = []
+        var index = 0
+
+        init(elements: [JSONValue]) {
+            self.isObject = false
+            self.elements = elements
+        }
+
+        init(members: [JSONObject.Member]) {
+            self.isObject = true
+            self.members = members
         }
     }
 

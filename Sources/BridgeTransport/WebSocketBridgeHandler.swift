@@ -273,8 +273,12 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     /// within this time has its socket closed anyway.
     static let closeGrace = TimeAmount.seconds(2)
 
-    /// Sends a close frame with `code`, then closes the channel (at the latest after
-    /// ``closeGrace``). What the connection held is given back at once.
+    /// Sends a close frame with `code`, then shuts the socket's output and reads (and
+    /// drops) what the peer still sends until it closes too, or ``closeGrace`` ends.
+    /// Closing at once would make the kernel answer the peer's unread bytes with a reset,
+    /// which can destroy the close frame before the peer reads it (RFC 6455 §7.1.1: the
+    /// server should let the client see the close). What the connection held is given
+    /// back at once.
     func close(_ code: CloseCode, _ reason: String, context: ChannelHandlerContext) {
         guard !closing else { return }
         closing = true
@@ -289,7 +293,13 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         data.writeString(String(reason.utf8.prefix(123)) ?? "")
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in ctx.value.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { result in
+            guard case .success = result else { return ctx.value.close(promise: nil) }
+            // A half-close the channel cannot do falls back to a full one.
+            let halfClosed = ctx.value.eventLoop.makePromise(of: Void.self)
+            halfClosed.futureResult.whenFailure { _ in ctx.value.close(promise: nil) }
+            ctx.value.close(mode: .output, promise: halfClosed)
+        }
         context.eventLoop.scheduleTask(in: Self.closeGrace) { ctx.value.close(promise: nil) }
     }
 

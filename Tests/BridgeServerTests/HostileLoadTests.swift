@@ -63,6 +63,9 @@ struct HostileLoadTests {
                     try c.sendRaw(Self.header(length: 16 << 20))
                     for _ in 0..<15 { try c.sendRaw(chunk) }
                     try c.sendRaw(Array(chunk.dropLast(4096)))  // 4 KiB short: never completes
+                    // The server refuses with 1013 and reads on (dropping) until the peer
+                    // closes or its close grace ends: the sends may all succeed.
+                    if c.closeCode(within: 3) == 1013 { refused.add(1, ordering: .relaxed) }
                 } catch {
                     refused.add(1, ordering: .relaxed)
                 }

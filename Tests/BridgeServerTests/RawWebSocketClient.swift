@@ -124,6 +124,21 @@ final class RawWebSocketClient {
         }
     }
 
+    /// The code of a close frame that arrives within `seconds` (data and pings skipped),
+    /// or nil if none does.
+    func closeCode(within seconds: Double) -> UInt16? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            // Frames already buffered need no poll.
+            if buffer.count < 2 && poll(&p, 1, Int32(left * 1000)) <= 0 { return nil }
+            guard let f = try? readFrame() else { return nil }
+            if f.opcode == 8 { return f.closeCode }
+        }
+    }
+
     /// Whether the server closed the TCP connection (reads until EOF or timeout).
     func waitForEOF() -> Bool {
         var tmp = [UInt8](repeating: 0, count: 4096)

@@ -37,9 +37,9 @@ public struct FuzzCase: Sendable, Hashable {
     /// The header's signature, if any.
     public var signature: String? { header?["signature"]?.stringValue }
 
-    static let lineLimits = JSONLimits(maxInputBytes: FuzzLimits.maxCaseFileBytes, maxDepth: 4097,
+    static let lineLimits = JSONLimits(maxInputBytes: FuzzLimits.maxCaseFileBytes, maxDepth: 1025,
                                        maxStringBytes: FuzzLimits.maxCaseFileBytes)
-    static let msgLimits = JSONLimits(maxInputBytes: FuzzLimits.maxCaseFileBytes, maxDepth: 4096,
+    static let msgLimits = JSONLimits(maxInputBytes: FuzzLimits.maxCaseFileBytes, maxDepth: 1024,
                                       maxStringBytes: FuzzLimits.maxCaseFileBytes)
     static let stepKeys: Set<String> = ["delayMs", "msg", "text", "b64", "toggle"]
 
