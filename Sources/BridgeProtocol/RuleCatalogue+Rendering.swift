@@ -27,6 +27,16 @@ extension RuleCatalogue {
         return s
     }
 
+    /// A text table for a terminal: a header row, columns aligned on the widest id, slug
+    /// and severity (two spaces between columns, so no slug runs into its severity).
+    public func textTable() -> String {
+        let rows = [("id", "slug", "severity", "summary")]
+            + rules.map { ($0.id.rawValue, $0.slug, $0.severity.rawValue, $0.summary) }
+        let w0 = rows.map(\.0.count).max() ?? 0, w1 = rows.map(\.1.count).max() ?? 0, w2 = rows.map(\.2.count).max() ?? 0
+        func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
+        return rows.map { "\(pad($0.0, w0))  \(pad($0.1, w1))  \(pad($0.2, w2))  \($0.3)\n" }.joined()
+    }
+
     /// The catalogue as JSON: `{"rules":[{id, slug, severity, summary, explanation, source}]}`.
     public func jsonValue() -> JSONValue {
         .object(JSONObject([

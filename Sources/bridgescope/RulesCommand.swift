@@ -26,11 +26,7 @@ struct RulesCommand: ParsableCommand {
         } else if json {
             print(JSONWriter().string(catalogue.jsonValue()))
         } else {
-            for r in catalogue.rules {
-                let slug = r.slug.padding(toLength: 32, withPad: " ", startingAt: 0)
-                let sev = r.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-                print("\(r.id)  \(slug)\(sev)\(r.summary)")
-            }
+            print(catalogue.textTable(), terminator: "")
         }
     }
 }

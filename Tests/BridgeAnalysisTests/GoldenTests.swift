@@ -1,4 +1,5 @@
 import BridgeAnalysis
+import BridgeProtocol
 import Foundation
 import Testing
 
@@ -41,6 +42,18 @@ struct GoldenTests {
                                   failures: [InputFailure(path: "missing.ndjson", error: AnalysisError(.unreadableInput, "missing.ndjson: cannot open the file"))])
         try check(TextReportRenderer(options: RenderOptions(threshold: .warning)).render(batch), golden: "batch.txt")
         try check(JSONReportRenderer(options: RenderOptions(threshold: .warning)).render(batch), golden: "batch.json")
+    }
+
+    /// A long journey with UUID ids: columns aligned on the widest value, record numbers
+    /// shown, 600 alike queries folded with counts, the BUSY storm kept whole.
+    @Test func longSessionWithUUIDs() throws {
+        let batch = AnalysisBatch(reports: [try Fixtures.analyze("long-session-uuids.ndjson")])
+        try check(TextReportRenderer().render(batch), golden: "long-session-uuids.txt")
+    }
+
+    /// `bridgescope rules`: a header row, no slug glued to its severity.
+    @Test func rulesTable() throws {
+        try check(RuleCatalogue.standard.textTable(), golden: "rules.txt")
     }
 
     @Test func colourOnlyWhenAsked() throws {

@@ -89,7 +89,7 @@ struct HostileLoadTests {
         // The budget covers the payloads; the slack is per-connection buffers and heap bookkeeping.
         #expect(growth < budget + (16 << 20), "RSS grew by \(growth >> 20) MiB with a \(budget >> 20) MiB budget")
         #expect(refused.load(ordering: .relaxed) >= 40 - budget / (16 << 20), "\(refused.load(ordering: .relaxed)) refused")
-        #expect(percentile90(normal) < 100, "normal page p90 \(percentile90(normal)) ms: \(normal.sorted())")
+        #expect(percentile90(normal) < 300, "normal page p90 \(percentile90(normal)) ms: \(normal.sorted())")
         #expect(normal.max()! < 2000, "a normal page waited \(normal.max()!) ms")
         // Memory comes back once they are gone.
         holders.withLock { $0.removeAll() }

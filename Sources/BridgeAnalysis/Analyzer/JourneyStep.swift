@@ -37,6 +37,24 @@ public struct JourneyStep: Sendable, Hashable {
     /// Rules that fired on this step.
     public var findings: [RuleID]
 
+    /// Creates a step (the analyzer builds them; renderers and tests may too).
+    public init(kind: Kind, action: String, correlationId: String? = nil, direction: Direction, start: Int64,
+                end: Int64? = nil, acknowledged: Int64? = nil, outcome: String? = nil, errorCode: String? = nil,
+                detail: String? = nil, records: [Int], findings: [RuleID] = []) {
+        self.kind = kind
+        self.action = action
+        self.correlationId = correlationId
+        self.direction = direction
+        self.start = start
+        self.end = end
+        self.acknowledged = acknowledged
+        self.outcome = outcome
+        self.errorCode = errorCode
+        self.detail = detail
+        self.records = records
+        self.findings = findings
+    }
+
     /// The request's duration in nanoseconds, when answered.
     public var duration: Int64? { end.map { $0 - start } }
 }

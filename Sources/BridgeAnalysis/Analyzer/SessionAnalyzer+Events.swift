@@ -40,11 +40,15 @@ extension SessionAnalyzer {
             case Action.hostBackground.rawValue:
                 lifecycle(&c)
                 let pending = c.open.values.filter { Self.isCapture($0.action) }.sorted { $0.record < $1.record }
-                if !pending.isEmpty {
-                    let list = pending.map { "\($0.action) (\($0.id))" }.joined(separator: ", ")
-                    flag(.backgroundedDuringCapture, "host.background while \(list) pending", pending.map(\.record))
-                    for p in pending { c.mark(p.stepIndex, .backgroundedDuringCapture) }
+                // One finding per pending capture, about that capture: its id and its
+                // record first (the request a reader must look at), the event second.
+                for p in pending {
+                    emit(ReportFinding(rule: .backgroundedDuringCapture,
+                                       message: "\(p.action) (\(p.id), record \(p.record)) was pending when host.background arrived (record \(m.record))",
+                                       connection: c.id, records: [p.record, m.record], correlationId: p.id, time: m.time))
+                    c.mark(p.stepIndex, .backgroundedDuringCapture)
                 }
+                if !pending.isEmpty { step.findings.append(.backgroundedDuringCapture) }
             case Action.journeyCancel.rawValue:
                 step.detail = m.data?["reason"]?.stringValue
             default: break

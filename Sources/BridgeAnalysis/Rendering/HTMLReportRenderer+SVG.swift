@@ -18,7 +18,15 @@ extension HTMLReportRenderer {
         let t0 = c.firstTime
         let t1 = Swift.max(c.unanswered > 0 ? end : c.lastTime, t0 + 1_000_000)
         let plot = Self.width - Self.left - Self.right
-        func x(_ t: Int64) -> Double { Self.left + plot * Double(Swift.min(Swift.max(t, t0), t1) - t0) / Double(t1 - t0) }
+        var times: [Int64] = []
+        for s in c.steps {
+            times.append(s.start)
+            if let e = s.end { times.append(e) }
+            if let a = s.acknowledged { times.append(a) }
+        }
+        times += findings.compactMap(\.time)
+        let scale = TimeAxis(t0: t0, t1: t1, times: times, left: Self.left, width: plot)
+        func x(_ t: Int64) -> Double { scale.x(t) }
 
         // Rows on the host lane so overlapping requests do not hide each other.
         var rowEnds: [Double] = []
@@ -47,7 +55,7 @@ extension HTMLReportRenderer {
         svg += "<text class=\"lane-label\" x=\"8\" y=\"40\">web</text></g>\n"
         svg += "<g class=\"lane lane-host\"><rect class=\"lane-band\" x=\"\(fmt(Self.left))\" y=\"\(fmt(Self.hostTop))\" width=\"\(fmt(plot))\" height=\"\(fmt(hostBottom - Self.hostTop))\"/>"
         svg += "<text class=\"lane-label\" x=\"8\" y=\"\(fmt(Self.hostTop + 16))\">host</text></g>\n"
-        svg += axis(t0: t0, t1: t1, y: hostBottom, x: x)
+        svg += axis(scale, t0: t0, y: hostBottom)
 
         for (i, s) in c.steps.enumerated() {
             let xs = x(s.start)
@@ -84,27 +92,36 @@ extension HTMLReportRenderer {
             svg += "<path class=\"finding-marker sev-\(f.severity)\" data-rule=\"\(f.rule)\" d=\"M\(fmt(fx - 5)),6 L\(fmt(fx + 5)),6 L\(fmt(fx)),16 Z\">"
             svg += "<title>\(f.rule) \(h(f.slug)): \(h(f.message))</title></path>\n"
         }
-        svg += "</svg>\n<figcaption>Connection \(h(c.id)): requests run from the web lane down to the host lane and back at their final response; dashed, open-ended lines never got one; triangles mark findings.</figcaption>\n</figure>\n"
+        var caption = "Connection \(h(c.id)): requests run from the web lane down to the host lane and back at their final response; dashed, open-ended lines never got one; triangles mark findings."
+        let breaks = scale.segments.filter(\.isBreak)
+        if !breaks.isEmpty {
+            let idle = breaks.map { Format.duration(nanos: $0.end - $0.start) }.joined(separator: ", ")
+            caption += " The axis is cut where nothing happened for long (≈ marks: \(idle)), so the busy parts keep their width."
+        }
+        if c.stepsOmitted > 0, let last = c.steps.last {
+            caption += " Only the first \(c.steps.count) steps were kept (to +\(Format.offset(nanos: last.start - t0)) s): \(c.stepsOmitted) later steps are not drawn; their findings are in the table below."
+        }
+        svg += "</svg>\n<figcaption>\(caption)</figcaption>\n</figure>\n"
         return svg
     }
 
-    func axis(t0: Int64, t1: Int64, y: Double, x: (Int64) -> Double) -> String {
-        let span = Double(t1 - t0) / 1e6  // ms
-        var step = 1.0
-        for m in [1.0, 2.0, 5.0, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000,
-                  120_000, 300_000, 600_000, 1_800_000, 3_600_000] where span / m <= 10 {
-            step = m
-            break
-        }
-        if span / step > 10 { step = (span / 10).rounded(.up) }
+    /// Ticks on the linear stretches, and a `≈` break (with the idle time as its title)
+    /// where the axis is cut.
+    func axis(_ scale: TimeAxis, t0: Int64, y: Double) -> String {
+        let (step, ticks) = scale.ticks(t0: t0)
         var out = "<g class=\"axis\">"
-        var t = 0.0
-        while t <= span + 0.0001 {
-            let px = x(t0 + Int64(t * 1e6))
+        for t in ticks {
+            let px = scale.x(t)
+            let ms = Double(t - t0) / 1e6
             out += "<line x1=\"\(fmt(px))\" y1=\"20\" x2=\"\(fmt(px))\" y2=\"\(fmt(y + 4))\"/>"
-            let label = step >= 1000 ? "\(fmt(t / 1000))s" : "\(fmt(t))ms"
+            let label = step >= 1000 ? "\(fmt(ms / 1000))s" : "\(fmt(ms))ms"
             out += "<text x=\"\(fmt(px))\" y=\"\(fmt(y + 16))\" text-anchor=\"middle\">+\(label)</text>"
-            t += step
+        }
+        for b in scale.segments where b.isBreak {
+            let mid = (b.x0 + b.x1) / 2
+            out += "<g class=\"axis-break\"><title>\(Format.duration(nanos: b.end - b.start)) with nothing new (axis cut)</title>"
+            out += "<rect x=\"\(fmt(b.x0))\" y=\"20\" width=\"\(fmt(b.x1 - b.x0))\" height=\"\(fmt(y - 16))\" fill=\"#f4f4f4\"/>"
+            out += "<text x=\"\(fmt(mid))\" y=\"\(fmt(y + 16))\" text-anchor=\"middle\">≈</text></g>"
         }
         return out + "</g>\n"
     }

@@ -88,17 +88,28 @@ public struct HTMLReportRenderer: Sendable {
     func journeyTable(_ c: ConnectionReport) -> String {
         var out = "<details class=\"journey\"><summary>Journey steps on \(h(c.id)): \(h(c.outcome.state))"
         if let d = c.outcome.detail { out += " (\(h(d)))" }
-        out += "</summary>\n<table class=\"steps\">\n<thead><tr><th>#</th><th>at (s)</th><th>step</th><th>id</th><th>outcome</th><th>took</th><th>records</th><th>findings</th></tr></thead>\n<tbody>\n"
-        for (n, s) in c.steps.enumerated() {
-            let outcome = (s.outcome ?? (s.kind == .request ? "open" : "")) + (s.errorCode.map { " \($0)" } ?? "")
-            let arrow = s.kind == .capture ? "•" : (s.direction == .webToHost ? "→" : "←")
-            out += "<tr><td class=\"num\">\(n + 1)</td><td class=\"num\">\(Format.offset(nanos: s.start - c.firstTime))</td>"
-            out += "<td>\(arrow) <code>\(h(s.action))</code>\(s.detail.map { " " + h($0) } ?? "")</td><td>\(s.correlationId.map { "<code>\(h($0))</code>" } ?? "")</td>"
-            out += "<td class=\"outcome-\(h(s.outcome ?? "none"))\">\(h(outcome))</td><td class=\"num\">\(s.duration.map { Format.duration(nanos: $0) } ?? "")</td>"
-            out += "<td>\(s.records.map(String.init).joined(separator: ", "))</td><td>\(s.findings.map(\.rawValue).joined(separator: " "))</td></tr>\n"
+        out += "</summary>\n<table class=\"steps\">\n<thead><tr><th>record</th><th>at (s)</th><th>step</th><th>id</th><th>outcome</th><th>took</th><th>records</th><th>findings</th></tr></thead>\n<tbody>\n"
+        for row in JourneyFolding().rows(c.steps) {
+            switch row {
+            case .step(let n):
+                let s = c.steps[n]
+                let outcome = (s.outcome ?? (s.kind == .request ? "open" : "")) + (s.errorCode.map { " \($0)" } ?? "")
+                let arrow = s.kind == .capture ? "•" : (s.direction == .webToHost ? "→" : "←")
+                out += "<tr><td class=\"num\">\(s.records.first.map(String.init) ?? "")</td><td class=\"num\">\(Format.offset(nanos: s.start - c.firstTime))</td>"
+                out += "<td>\(arrow) <code>\(h(s.action))</code>\(s.detail.map { " " + h($0) } ?? "")</td><td>\(s.correlationId.map { "<code>\(h($0))</code>" } ?? "")</td>"
+                out += "<td class=\"outcome-\(h(s.outcome ?? "none"))\">\(h(outcome))</td><td class=\"num\">\(s.duration.map { Format.duration(nanos: $0) } ?? "")</td>"
+                out += "<td>\(s.records.map(String.init).joined(separator: ", "))</td><td>\(s.findings.map(\.rawValue).joined(separator: " "))</td></tr>\n"
+            case .run(let count, let like, let first, let last):
+                let s = c.steps[like]
+                out += "<tr class=\"folded\"><td></td><td></td><td colspan=\"6\">⋮ \(count) more like <code>\(h(s.action))</code> \(h(s.outcome ?? "")) (records \(first)–\(last))</td></tr>\n"
+            case .skipped(let count, let first, let last):
+                out += "<tr class=\"skipped\"><td></td><td></td><td colspan=\"6\">⋮ \(Format.plural(count, "step")) not shown (records \(first)–\(last)): only the beginning, the end and the steps around findings, errors and unanswered requests are; <code>bridgescope cat</code> shows them all</td></tr>\n"
+            }
         }
         out += "</tbody>\n</table>\n"
-        if c.stepsOmitted > 0 { out += "<p class=\"muted\">\(c.stepsOmitted) more steps not kept.</p>\n" }
+        if c.stepsOmitted > 0 {
+            out += "<p class=\"muted omitted\">\(c.stepsOmitted) later steps were not kept by the analyzer (cap \(c.steps.count) per connection); their findings are in the findings table.</p>\n"
+        }
         return out + "</details>\n"
     }
 

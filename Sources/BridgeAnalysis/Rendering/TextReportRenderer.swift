@@ -102,33 +102,67 @@ public struct TextReportRenderer: Sendable {
         return out
     }
 
+    /// The journey table: the record number of each step (findings cite it), columns
+    /// aligned on the widest value (a step name wider than ``maxStepColumn`` is cut with
+    /// `…`), and a long journey folded by ``JourneyFolding`` with what is left out said.
     func journey(_ c: ConnectionReport) -> String {
         var out = paint("Journey", .bold) + " on connection \(c.id): \(c.outcome.state)"
         if let d = c.outcome.detail { out += " (\(d))" }
         out += "   \(c.webMessages) from web, \(c.hostMessages) from host\n"
-        out += paint("  " + col("#", 5) + col("at (s)", 10) + col("step", 46) + col("outcome", 20) + "took", .dim) + "\n"
-        for (n, s) in c.steps.enumerated() {
-            let arrow = s.kind == .capture ? "•" : (s.direction == .webToHost ? "→" : "←")
-            var name = "\(arrow) \(s.action)"
-            if let id = s.correlationId, s.kind == .request { name += " \(id)" }
-            if let d = s.detail { name += " [\(d)]" }
-            var outcome = s.outcome ?? (s.kind == .request ? "open" : "")
-            if let code = s.errorCode { outcome += " \(code)" }
-            let painted: String
-            switch s.outcome {
-            case "success"?: painted = paint(col(outcome, 20), .green)
-            case "unanswered"?, "error"?, "no-status"?: painted = paint(col(outcome, 20), .red)
-            case nil: painted = col(outcome, 20)
-            default: painted = paint(col(outcome, 20), .yellow)
-            }
-            var line = "  " + col("\(n + 1)", 5) + col(Format.offset(nanos: s.start - c.firstTime), 10) + col(name, 46) + painted
-            line += col(s.duration.map { Format.duration(nanos: $0) } ?? "", 10)
-            if !s.findings.isEmpty { line += paint("! " + s.findings.map(\.rawValue).joined(separator: " "), .red) }
-            while line.hasSuffix(" ") { line.removeLast() }
-            out += line + "\n"
+        let names = c.steps.map(stepName)
+        let outcomes = c.steps.map { s -> String in
+            var o = s.outcome ?? (s.kind == .request ? "open" : "")
+            if let code = s.errorCode { o += " \(code)" }
+            return o
         }
-        if c.stepsOmitted > 0 { out += "  … \(c.stepsOmitted) more steps not kept\n" }
+        let recordWidth = max(3, String(c.steps.compactMap { $0.records.first }.max() ?? 0).count) + 2
+        let nameWidth = min(Self.maxStepColumn, names.map(\.count).max() ?? 4) + 2
+        let outcomeWidth = max(7, outcomes.map(\.count).max() ?? 0) + 2
+        out += paint("  " + col("rec", recordWidth) + col("at (s)", 10) + col("step", nameWidth) + col("outcome", outcomeWidth) + "took", .dim) + "\n"
+        for row in JourneyFolding().rows(c.steps) {
+            switch row {
+            case .step(let n):
+                let s = c.steps[n]
+                var name = names[n]
+                if name.count > Self.maxStepColumn { name = String(name.prefix(Self.maxStepColumn - 1)) + "…" }
+                let painted: String
+                switch s.outcome {
+                case "success"?: painted = paint(col(outcomes[n], outcomeWidth), .green)
+                case "unanswered"?, "error"?, "no-status"?: painted = paint(col(outcomes[n], outcomeWidth), .red)
+                case nil: painted = col(outcomes[n], outcomeWidth)
+                default: painted = paint(col(outcomes[n], outcomeWidth), .yellow)
+                }
+                var line = "  " + col(s.records.first.map(String.init) ?? "", recordWidth)
+                    + col(Format.offset(nanos: s.start - c.firstTime), 10) + col(name, nameWidth) + painted
+                line += col(s.duration.map { Format.duration(nanos: $0) } ?? "", 10)
+                if !s.findings.isEmpty { line += paint("! " + s.findings.map(\.rawValue).joined(separator: " "), .red) }
+                while line.hasSuffix(" ") { line.removeLast() }
+                out += line + "\n"
+            case .run(let count, let like, let first, let last):
+                let s = c.steps[like]
+                out += "  " + col("", recordWidth) + col("", 10)
+                    + paint("⋮ \(count) more like \(s.action)\(outcomes[like].isEmpty ? "" : " " + outcomes[like]) (records \(first)–\(last))", .dim) + "\n"
+            case .skipped(let count, let first, let last):
+                out += "  " + col("", recordWidth) + col("", 10)
+                    + paint("⋮ \(Format.plural(count, "step")) not shown (records \(first)–\(last)): only the beginning, the end and the steps around findings, errors and unanswered requests are; `bridgescope cat` shows them all", .dim) + "\n"
+            }
+        }
+        if c.stepsOmitted > 0 {
+            out += "  " + paint("⋮ \(c.stepsOmitted) later steps were not kept by the analyzer (cap \(c.steps.count) per connection); their findings are counted below", .yellow) + "\n"
+        }
         return out
+    }
+
+    /// Widest step name shown in the journey table.
+    static let maxStepColumn = 84
+
+    /// `→ action id [detail]`: the arrow says the direction, `•` a capture event.
+    func stepName(_ s: JourneyStep) -> String {
+        let arrow = s.kind == .capture ? "•" : (s.direction == .webToHost ? "→" : "←")
+        var name = "\(arrow) \(s.action)"
+        if let id = s.correlationId, s.kind == .request { name += " \(id)" }
+        if let d = s.detail { name += " [\(d)]" }
+        return name
     }
 
     func latencyTable(_ list: [ActionLatency]) -> String {
