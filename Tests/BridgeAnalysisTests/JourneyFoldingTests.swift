@@ -81,3 +81,24 @@ struct JourneyFoldingTests {
         #expect(html.contains("The axis is cut where nothing happened"))
     }
 }
+
+/// A finding about a request names that request (its id, its record first), not the
+/// event that revealed the problem.
+struct FindingTargetTests {
+    @Test func backgroundedDuringCaptureNamesThePendingCapture() throws {
+        let report = try Fixtures.analyze("backgrounded-during-capture.trigger.ndjson")
+        let f = try #require(report.findings.first { $0.rule == .backgroundedDuringCapture })
+        #expect(f.correlationId == "s-1")
+        #expect(f.records == [6, 7])
+        #expect(f.message.contains("camera.selfie.capture (s-1, record 6)"))
+        let step = try #require(report.connections.first?.steps.first { $0.correlationId == "s-1" })
+        #expect(step.findings.contains(.backgroundedDuringCapture))
+    }
+
+    @Test func missingHostReadyNamesTheEarlyRequest() throws {
+        let report = try Fixtures.analyze("missing-host-ready.trigger.ndjson")
+        for f in report.findings where f.rule == .missingHostReady {
+            #expect(f.correlationId?.hasPrefix("ios-event") == false, "\(f)")
+        }
+    }
+}
