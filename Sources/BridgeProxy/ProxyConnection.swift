@@ -119,7 +119,7 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
         case .failure(let error as ProxyUpstream.UpgradeTimeout):
             failed("upstream \(options.upstream): \(error)", page: "upstream: \(error)")
         case .failure(let error):
-            failed("upstream \(options.upstream) cannot be reached: \(error)", page: "upstream cannot be reached")
+            failed("upstream \(options.upstream) cannot be reached: \(NetworkErrorText.describe(error))", page: "upstream cannot be reached")
         }
     }
 

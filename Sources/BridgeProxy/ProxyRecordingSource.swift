@@ -103,7 +103,7 @@ public final class ProxyRecordingSource: RecordingSource {
             return try await server.start()
         } catch {
             await server.shutdown(grace: 0)
-            throw CaptureError(.proxy, "cannot listen on \(options.listenAddress): \(error) "
+            throw CaptureError(.proxy, "cannot listen on \(options.listenAddress): \(NetworkErrorText.describe(error)) "
                 + "(is something else using the port? choose another with --proxy HOST:PORT)")
         }
     }

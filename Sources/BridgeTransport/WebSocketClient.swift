@@ -95,11 +95,11 @@ public enum WebSocketClient {
                     channel.eventLoop.makeCompletedFuture { try configure(channel, url: url, options: options) }
                 }
         } catch {
-            throw WebSocketClientError(description: "cannot connect to \(url): \(error) (is the host running? start it with `bridgescope host --listen \(url.host):\(url.port)`)")
+            throw WebSocketClientError(description: "cannot connect to \(url): \(NetworkErrorText.describe(error)) (is the host running? start it with `bridgescope host --listen \(url.host):\(url.port)`)")
         }
         let outcome: Upgrade
         do { outcome = try await upgrade.get() } catch {
-            throw WebSocketClientError(description: "\(url) accepted the connection but did not complete the WebSocket upgrade within \(options.connectTimeout) s (\(error))")
+            throw WebSocketClientError(description: "\(url) accepted the connection but did not complete the WebSocket upgrade within \(options.connectTimeout) s (\(NetworkErrorText.describe(error)))")
         }
         switch outcome {
         case .refused:

@@ -54,6 +54,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
             throw ValidationError("--fail-on must be error, warning or never, not \"\(failOn)\"")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        var config = AnalyzerConfiguration()
+        do throws(AnalysisError) {
+            for t in timeouts { try config.timeouts.apply(t) }
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 
     func run() async throws {
@@ -66,13 +72,22 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         let paths: [String]
         do throws(AnalysisError) {
-            paths = try SessionInput.expand(inputs)
+            let found = try SessionInput.expand(inputs)
+            paths = found.inputs
+            let other = found.skipped.filter { $0.kind == .unknown }
+            for s in found.skipped where s.kind != .unknown {
+                printError("note: skipped \(s.path): it is \(s.kind); \(s.kind.advice(path: s.path))")
+            }
+            if !other.isEmpty {
+                let names = other.prefix(3).map { ($0.path as NSString).lastPathComponent }.joined(separator: ", ")
+                printError("note: skipped \(other.count) other file\(other.count == 1 ? "" : "s") that hold no session (\(names)\(other.count > 3 ? ", ..." : ""))")
+            }
         } catch {
             printError("error: \(error.message)")
             throw Exit.usage
         }
         guard !paths.isEmpty else {
-            printError("error: no .ndjson or .jsonl inputs found in \(inputs.joined(separator: ", "))")
+            printError("error: no session archives or tap logs found in \(inputs.joined(separator: ", ")) (files are judged by their content, not their names)")
             throw Exit.usage
         }
         // The output is opened (and checked against the inputs) before any work: a
@@ -85,7 +100,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
             throw Exit.usage
         }
         let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths)
-        for f in batch.failures { printError("error: \(f.error.message)") }
+        // The text report on the terminal already says it; elsewhere standard error must.
+        if !(format == .text && (output ?? "-") == "-") {
+            for f in batch.failures { printError("error: \(f.error.message)") }
+        }
         let useColour = color == .always || (color == .auto && output == nil && isTerminal(1))
         let options = RenderOptions(threshold: threshold, color: useColour, acceptIncomplete: acceptIncomplete)
         let text: String

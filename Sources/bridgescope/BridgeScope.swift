@@ -26,6 +26,12 @@ struct BridgeScope: AsyncParsableCommand {
     static func main() async {
         unblockTerminationSignals()
         checkStandardOutputAtExit()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        if arguments.first == "help", arguments.count > 1, !names.contains(arguments[1]) {
+            printError("error: no subcommand named '\(arguments[1])'; the subcommands are \(names.joined(separator: ", "))")
+            exit(withError: Exit.usage)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -35,9 +41,16 @@ struct BridgeScope: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
+            // One spelling for every error line: `error:`, as the subcommands print.
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst(7) }
             if code == .validationFailure {
-                printError(fullMessage(for: error))
+                printError(message)
                 exit(withError: Exit.usage)
+            }
+            if code != .success && !message.isEmpty {
+                printError(message)
+                exit(withError: ExitCode(code.rawValue))
             }
             exit(withError: error)
         }

@@ -46,7 +46,10 @@ struct CatCommand: ParsableCommand {
     var salvage = false
 
     func validate() throws {
-        if let dir, dir != "w2h" && dir != "h2w" { throw ValidationError("--dir must be w2h or h2w") }
+        if let dir, dir != "w2h" && dir != "h2w" { throw ValidationError("--dir must be w2h or h2w, not \"\(dir)\"") }
+        if let type, !["request", "response", "event"].contains(type) {
+            throw ValidationError("--type must be request, response or event, not \"\(type)\"")
+        }
     }
 
     func run() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BridgeAnalysis
 import BridgeJSON
 import BridgeProtocol
 import Foundation
@@ -9,9 +10,14 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check envelope files against RFC 8259 and the protocol rules.",
         discussion: """
-        A file ending in .jsonl or .ndjson (or any file with --lines) holds one envelope per \
-        line; any other file is one JSON text holding one envelope. Exit status: 0 when no \
-        error-severity finding, 1 when any, 2 on usage or I/O errors.
+        Inputs are judged by their content: a file of envelopes (one per line when it ends \
+        in .jsonl or .ndjson, with --lines, or when its first line is a whole JSON object; \
+        otherwise one JSON text), a tap log (the message of each line) or a session \
+        archive (the message of each record, placed by record number). `-` reads standard \
+        input. Exit status: 0 when no error-severity finding, 1 when any, 2 on usage or \
+        I/O errors.
+
+        Example: bridgescope validate captures/sample-broken.jsonl
         """
     )
 
@@ -28,7 +34,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Treat every file as one envelope per line.")
     var lines = false
 
-    @Argument(help: "Files to validate.")
+    @Argument(help: ArgumentHelp("Files to validate (`-`: standard input).", valueName: "FILE"))
     var files: [String]
 
     func run() throws {
@@ -36,30 +42,37 @@ struct ValidateCommand: ParsableCommand {
         var ioError = false
         var totalMessages = 0
         var totalFindings = 0
+        let validator = InputValidator(lines: lines, syntaxOnly: syntaxOnly)
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                printError("error: \(file): cannot read the file (does it exist, and is it readable?)")
+            let result: InputValidator.Result
+            do throws(AnalysisError) {
+                result = try validator.validate(path: file)
+            } catch {
+                printError("error: \(error.message)")
                 ioError = true
                 continue
             }
-            let isLines = lines || file.hasSuffix(".jsonl") || file.hasSuffix(".ndjson")
-            let validator = MessageValidator(layout: isLines ? .lines : .single, syntaxOnly: syntaxOnly)
-            let report = validator.validate([UInt8](data))
-            totalMessages += report.messages
-            totalFindings += report.findings.count
-            anyError = anyError || report.hasErrors
-            for f in report.findings {
+            let shown = file == "-" ? "<stdin>" : file
+            totalMessages += result.messages
+            totalFindings += result.items.count
+            anyError = anyError || result.hasErrors
+            for item in result.items {
+                let f = item.finding
                 switch format {
                 case .text:
-                    print("\(file):\(f.line):\(f.column): \(f.finding.severity): \(f.finding.message) [\(f.finding.rule) \(f.finding.slug)]")
+                    let place = item.unit == "record" ? "record \(item.number):\(item.column)" : "\(item.number):\(item.column)"
+                    print("\(shown):\(place): \(f.severity): \(f.message) [\(f.rule) \(f.slug)]")
                 case .jsonl:
                     let obj: JSONValue = [
-                        "file": .string(file), "line": .integer(Int64(f.line)), "offset": .integer(Int64(f.offset)),
-                        "rule": .string(f.finding.rule.rawValue), "slug": .string(f.finding.slug),
-                        "severity": .string(f.finding.severity.rawValue), "message": .string(f.finding.message),
+                        "file": .string(shown), item.unit: .integer(Int64(item.number)), "column": .integer(Int64(item.column)),
+                        "offset": .integer(Int64(item.offset)), "rule": .string(f.rule.rawValue), "slug": .string(f.slug),
+                        "severity": .string(f.severity.rawValue), "message": .string(f.message),
                     ]
                     print(JSONWriter().string(obj))
                 }
+            }
+            if result.kind == .tapLog || result.kind == .archive, format == .text {
+                printError("note: \(shown) is \(result.kind): validated the message of each \(result.kind == .archive ? "record" : "line")")
             }
         }
         if format == .text {

@@ -29,6 +29,12 @@ public struct TapLogSource: AnalysisEventSource {
         self.path = path
     }
 
+    /// Reads a tap log from a byte source (standard input, a FIFO, a judged file).
+    public init(source: any ArchiveByteSource, name: String) {
+        self.reader = LineReader(source: source, maxLineBytes: BridgeArchiveFormat.maxLineBytes)
+        self.path = name
+    }
+
     /// Reads a tap log held in memory.
     public init(bytes: [UInt8], name: String = "memory") {
         self.reader = LineReader(bytes: bytes, maxLineBytes: BridgeArchiveFormat.maxLineBytes)

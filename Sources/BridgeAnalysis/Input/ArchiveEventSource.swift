@@ -47,6 +47,18 @@ public struct ArchiveEventSource: AnalysisEventSource {
         mapper.lastTime = header.startTime
     }
 
+    /// Reads an archive from a byte source (standard input, a FIFO, a judged file).
+    /// Throws as ``init(path:logger:)``.
+    public init(source: any ArchiveByteSource, logger: Logger = Logger(label: "bridgescope.analysis")) throws(AnalysisError) {
+        do {
+            reader = try ArchiveReader(source: source, logger: logger)
+        } catch {
+            throw AnalysisError(.unreadableInput, "\(source.name): \(error.message) [\(error.code)]")
+        }
+        header = reader.header
+        mapper.lastTime = header.startTime
+    }
+
     /// Reads an archive held in memory (tests, fuzzing). Throws as ``init(path:logger:)``.
     public init(bytes: [UInt8], name: String = "<memory>") throws(AnalysisError) {
         do {

@@ -1,3 +1,5 @@
+import BridgeArchive
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,7 +22,7 @@ final class LineReader {
         case tooLong(number: Int, bytes: Int)
     }
 
-    private var file: UnsafeMutablePointer<FILE>?
+    private var source: (any ArchiveByteSource)?
     private var pending: [UInt8]?
     private var buffer: [UInt8] = []
     private var start = 0
@@ -29,9 +31,14 @@ final class LineReader {
     private var skipping = 0
 
     /// Opens `path` for reading; nil when it cannot be opened.
-    init?(path: String, maxLineBytes: Int = 128 << 20) {
-        guard let f = fopen(path, "rb") else { return nil }
-        self.file = f
+    convenience init?(path: String, maxLineBytes: Int = 128 << 20) {
+        guard let f = try? FileByteSource(path: path) else { return nil }
+        self.init(source: f, maxLineBytes: maxLineBytes)
+    }
+
+    /// Reads lines from a byte source (a file, or a ``PeekedInput`` already judged).
+    init(source: any ArchiveByteSource, maxLineBytes: Int = 128 << 20) {
+        self.source = source
         self.maxLineBytes = maxLineBytes
     }
 
@@ -39,10 +46,6 @@ final class LineReader {
     init(bytes: [UInt8], maxLineBytes: Int = 128 << 20) {
         self.pending = bytes
         self.maxLineBytes = maxLineBytes
-    }
-
-    deinit {
-        if let file { fclose(file) }
     }
 
     /// Whether a read error happened (the file ended early for a reason other than EOF).
@@ -56,12 +59,26 @@ final class LineReader {
             buffer.append(contentsOf: p)
             return !p.isEmpty
         }
-        guard let file, !eof else { return false }
+        guard source != nil, !eof else { return false }
         var chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
-        let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, Self.chunkBytes, file) }
-        if n < Self.chunkBytes {
-            eof = true
-            if ferror(file) != 0 { readError = true }
+        var n = 0
+        // Fill the chunk (a pipe gives less per read); a read error ends the input.
+        while n < Self.chunkBytes {
+            var failed = false
+            let got = chunk.withUnsafeMutableBytes { buf -> Int in
+                do throws(ArchiveError) {
+                    return try source!.read(into: UnsafeMutableRawBufferPointer(rebasing: buf[n...]))
+                } catch {
+                    failed = true
+                    return 0
+                }
+            }
+            if failed { readError = true }
+            if got == 0 {
+                eof = true
+                break
+            }
+            n += got
         }
         if n == 0 { return false }
         buffer.removeFirst(start)

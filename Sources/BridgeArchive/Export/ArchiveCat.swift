@@ -40,12 +40,12 @@ public struct ArchiveCat {
         return out + [UInt8(ascii: "}")]
     }
 
-    /// Prints the archive at `path` to `fd` and returns the findings (also passed to
+    /// Prints the archive at `path` (`-`: standard input; judged by its content) to `fd` and returns the findings (also passed to
     /// `diagnostic` as they are met, for standard error).
     ///
     /// - Throws: ``ArchiveError`` when the archive cannot be opened or output fails.
     public func run(path: String, to fd: Int32, diagnostic: (ArchiveFinding) -> Void = { _ in }) throws(ArchiveError) -> [ArchiveFinding] {
-        let reader = try ArchiveReader(source: FileByteSource(path: path), salvage: salvage)
+        let reader = try ArchiveReader(source: PeekedInput.archive(path), salvage: salvage)
         var out = BufferedOutput(FileOutput(fileDescriptor: fd, name: "standard output", owned: false))
         let pretty = ArchivePrettyPrinter()
         switch format {

@@ -39,7 +39,7 @@ public enum ArchiveExport {
     ///   be created or written.
     public static func run(archive: String, to targets: [Target]) throws(ArchiveError) -> [ArchiveFinding] {
         for t in targets { try OutputFile.checkNotInput(t.path, inputs: [archive]) }
-        let reader = try ArchiveReader(path: archive)
+        let reader = try ArchiveReader(source: PeekedInput.archive(archive))
         var outputs: [OutputFile] = []  // filled below
         for t in targets { outputs.append(try OutputFile(path: t.path, inputs: [archive])) }
         var exporters = targets.map(\.exporter)

@@ -39,6 +39,29 @@ public final class TapSource: RecordingSource {
         } else {
             fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw ArchiveError.system("open for reading", path: path) }
+            try Self.checkIsTapLog(fd, path: path)
+        }
+    }
+
+    /// A regular file is judged by its first bytes (read with `pread`, so nothing is
+    /// consumed) before any archive is created: a directory, a session archive, a packet
+    /// capture or bare envelopes are refused with what to do instead. A FIFO, standard
+    /// input and an empty file (a log about to be written) are not judged.
+    static func checkIsTapLog(_ fd: Int32, path: String) throws(ArchiveError) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            _ = close(fd)
+            throw ArchiveError(.io, path: path, "it is a directory: --tap takes one tap log file (or - for standard input)")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return }
+        var prefix = [UInt8](repeating: 0, count: InputKind.sniffBytes)
+        let n = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return }
+        let kind = InputKind.sniff(Array(prefix[0..<n]))
+        guard kind == .tapLog || kind == .unknown || kind == .empty else {
+            _ = close(fd)
+            throw ArchiveError(.invalidHeader, path: path, "it is \(kind), not a tap log: \(kind.advice(path: path))")
         }
     }
 

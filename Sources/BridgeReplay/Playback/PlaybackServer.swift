@@ -115,7 +115,7 @@ public final class PlaybackServer: Sendable {
             port = try await server.start()
         } catch {
             let cfg = options.server
-            throw ReplayError(.server, "cannot listen on \(cfg.host):\(cfg.port): \(error) (is another host running? try another --listen port)")
+            throw ReplayError(.server, "cannot listen on \(cfg.host):\(cfg.port): \(NetworkErrorText.describe(error)) (is another host running? try another --listen port)")
         }
         let host = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host
         let routes = StaticRoutes(journeysDirectory: options.server.journeysDirectory)
