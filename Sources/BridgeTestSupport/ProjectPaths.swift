@@ -62,16 +62,18 @@ public struct ProcessResult: Sendable {
     public var stderr: String
 }
 
-/// Runs `bridgescope` with arguments and optional standard input; waits for it.
-public func runBridgescope(_ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
-    try runProcess(ProjectPaths.binary, arguments, stdin: stdin)
+/// Runs `bridgescope` with arguments and optional standard input, in `directory` (the
+/// test process's own when nil); waits for it.
+public func runBridgescope(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> ProcessResult {
+    try runProcess(ProjectPaths.binary, arguments, stdin: stdin, in: directory)
 }
 
-/// Runs an executable with arguments and optional standard input; waits for it.
-public func runProcess(_ executable: URL, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+/// Runs an executable with arguments and optional standard input, in `directory`; waits for it.
+public func runProcess(_ executable: URL, _ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> ProcessResult {
     let p = Process()
     p.executableURL = executable
     p.arguments = arguments
+    if let directory { p.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe(), inp = Pipe()
     p.standardOutput = out
     p.standardError = err

@@ -100,8 +100,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             throw Exit.usage
         }
         let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths)
-        // The text report on the terminal already says it; elsewhere standard error must.
-        if !(format == .text && (output ?? "-") == "-") {
+        // A text report on the terminal already says it; otherwise standard error must.
+        if !(format == .text && (output ?? "-") == "-" && isTerminal(1)) {
             for f in batch.failures { printError("error: \(f.error.message)") }
         }
         let useColour = color == .always || (color == .auto && output == nil && isTerminal(1))

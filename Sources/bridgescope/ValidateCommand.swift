@@ -11,8 +11,8 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check envelope files against RFC 8259 and the protocol rules.",
         discussion: """
         Inputs are judged by their content: a file of envelopes (one per line when it ends \
-        in .jsonl or .ndjson, with --lines, or when its first line is a whole JSON object; \
-        otherwise one JSON text), a tap log (the message of each line) or a session \
+        in .jsonl or .ndjson or with --lines, otherwise one JSON text; on standard input, \
+        one per line when the first line is a whole JSON object), a tap log (the message of each line) or a session \
         archive (the message of each record, placed by record number). `-` reads standard \
         input. Exit status: 0 when no error-severity finding, 1 when any, 2 on usage or \
         I/O errors.
@@ -64,8 +64,7 @@ struct ValidateCommand: ParsableCommand {
                     print("\(shown):\(place): \(f.severity): \(f.message) [\(f.rule) \(f.slug)]")
                 case .jsonl:
                     let obj: JSONValue = [
-                        "file": .string(shown), item.unit: .integer(Int64(item.number)), "column": .integer(Int64(item.column)),
-                        "offset": .integer(Int64(item.offset)), "rule": .string(f.rule.rawValue), "slug": .string(f.slug),
+                        "file": .string(shown), item.unit: .integer(Int64(item.number)), "offset": .integer(Int64(item.offset)), "rule": .string(f.rule.rawValue), "slug": .string(f.slug),
                         "severity": .string(f.severity.rawValue), "message": .string(f.message),
                     ]
                     print(JSONWriter().string(obj))

@@ -62,7 +62,9 @@ public struct InputValidator: Sendable {
             // Unknown text is validated as envelopes: the findings say what is wrong.
             let bytes = try Self.readAll(input)
             let lower = path.lowercased()
-            let isLines = lines || lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") || Self.looksLikeLines(bytes)
+            // A named file keeps its contract (.jsonl/.ndjson or --lines: one per line);
+            // standard input has no name, so a first line that is a whole object decides.
+            let isLines = lines || lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") || (path == "-" && Self.looksLikeLines(bytes))
             let report = MessageValidator(layout: isLines ? .lines : .single, syntaxOnly: syntaxOnly).validate(bytes)
             return Result(kind: input.kind == .unknown ? .envelopes : input.kind, messages: report.messages,
                           items: report.findings.map { Item(unit: "line", number: $0.line, column: $0.column, offset: $0.offset, finding: $0.finding) })

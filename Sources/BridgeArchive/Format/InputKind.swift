@@ -2,7 +2,7 @@ import BridgeJSON
 
 /// What a file holds, judged by its first bytes, never by its name: every reader of
 /// bridgescope sniffs its input and says what a wrong one is and which command reads it
-/// (docs/FORMAT.md §11).
+/// (docs/FORMAT.md §12).
 public struct InputKind: Sendable, Hashable, CustomStringConvertible {
     /// A stable name (`archive`, `pcap`, `tap-log`, ...).
     public let rawValue: String
