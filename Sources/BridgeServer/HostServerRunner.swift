@@ -127,15 +127,10 @@ public final class HostServerRunner: Sendable {
         await server.shutdown()
     }
 
-    /// The default journeys folder: `tools/journey` under the current directory, or
-    /// under the repository that holds the running executable (`.build/<config>/bridgescope`).
-    public static func defaultJourneysDirectory(executable: String = CommandLine.arguments.first ?? "") -> String? {
-        var candidates = [FileManager.default.currentDirectoryPath + "/tools/journey"]
-        var url = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
-        for _ in 0..<4 {
-            url.deleteLastPathComponent()
-            candidates.append(url.path + "/tools/journey")
-        }
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/bridge.js") }
+    /// The default journeys folder: the first `tools/journey` holding `bridge.js` on the
+    /// resource search path (``ResourceLocator``: `$BRIDGESCOPE_HOME`, the current
+    /// directory, the executable's checkout or install prefix).
+    public static func defaultJourneysDirectory() -> String? {
+        ResourceLocator.find("tools/journey", holding: "bridge.js")
     }
 }

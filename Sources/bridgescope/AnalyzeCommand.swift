@@ -13,6 +13,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
         .jsonl, one record per line) or directories holding them; several inputs give one report per session plus an aggregate. Exit status: 0 \
         when no finding reaches --fail-on, 1 when one does, 2 on usage or I/O errors. \
         How to read a report: docs/ANALYZER.md; the JSON schema: docs/REPORT.md.
+
+        Examples:
+          bridgescope analyze captures/busy-storm.bsz
+          bridgescope analyze sessions/ --jobs 2 --format html -o report.html
+          bridgescope analyze session.bsz --format junit -o junit.xml --fail-on warning
+          zstdcat session.bsz | bridgescope analyze -
         """
     )
 
@@ -37,10 +43,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
         "Web-side timeout for an action, ACTION=MS (repeatable; *=MS sets the default).", valueName: "ACTION=MS"))
     var timeouts: [String] = []
 
-    @Option(help: "Sessions analysed in parallel (default: the number of cores).")
+    @Option(help: "Sessions analysed in parallel (the default is the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Colour in text output: auto (on a terminal), always or never.")
+    @Option(help: "Colour in text output: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.")
     var color: Colour = .auto
 
     @Flag(help: "Judge a damaged or truncated input (say, the recorder was killed) on what could be read: pass or fail instead of incomplete (which exits 1).")
@@ -104,7 +110,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if !(format == .text && (output ?? "-") == "-" && isTerminal(1)) {
             for f in batch.failures { printError("error: \(f.error.message)") }
         }
-        let useColour = color == .always || (color == .auto && output == nil && isTerminal(1))
+        let useColour = color == .always || (color == .auto && output == nil && colourWanted(1))
         let options = RenderOptions(threshold: threshold, color: useColour, acceptIncomplete: acceptIncomplete)
         let text: String
         switch format {

@@ -23,10 +23,10 @@ struct CaptureSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --interface: a BPF filter, instead of --port.", valueName: "bpf"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("With --interface: the kernel capture buffer in bytes (default 32 MiB).", valueName: "bytes"))
+    @Option(help: ArgumentHelp("With --interface: the kernel capture buffer in bytes.", valueName: "bytes"))
     var bufferSize: Int = 32 << 20
 
-    @Option(help: ArgumentHelp("With --interface: bytes kept per packet (default 262144).", valueName: "bytes"))
+    @Option(help: ArgumentHelp("With --interface: bytes kept per packet.", valueName: "bytes"))
     var snaplen: Int = 262_144
 
     @Flag(help: "With --interface: libpcap immediate mode (each packet at once; on Linux a much smaller ring, which drops under load).")

@@ -17,6 +17,11 @@ struct CatCommand: ParsableCommand {
         reported on standard error, after everything readable was printed.
 
         Exit status: 0 clean; 1 the archive has findings; 2 usage or I/O error.
+
+        Examples:
+          bridgescope cat captures/happy-passport.bsz --format pretty
+          bridgescope cat session.bsz --dir h2w --action camera.document.capture
+          bridgescope cat damaged.bsz --salvage > lines.jsonl
         """
     )
 

@@ -29,6 +29,10 @@ struct ExportCommand: ParsableCommand {
 
         Exit status: 0 exported; 1 exported, but the archive is damaged (what was
         readable was exported); 2 usage or I/O error.
+
+        Examples:
+          bridgescope export session.bsz --pcapng session.pcapng   (open in Wireshark)
+          bridgescope export session.bsz --har session.har --jsonl session.ndjson
         """
     )
 

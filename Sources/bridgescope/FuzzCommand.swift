@@ -1,5 +1,8 @@
 import ArgumentParser
 import BridgeFuzz
+import BridgeHost
+import BridgeReplay
+import BridgeTransport
 import Foundation
 
 #if canImport(Glibc)
@@ -21,6 +24,11 @@ struct FuzzCommand: AsyncParsableCommand {
             agreement with JSONSerialization. In-process runs use worker processes so a trap is \
             caught and its case kept. Exit status: 0 nothing new found, 1 findings written, \
             2 usage or I/O errors. --reproduce FILE replays one case: 1 when it still fails.
+
+            Examples:
+              bridgescope fuzz --time 60s
+              bridgescope fuzz --target stdio:'python3 my_host.py' --runs 2000 --seed 1
+              bridgescope fuzz --reproduce corpus/regressions/crash-1234.jsonl
             """
     )
 
@@ -28,8 +36,8 @@ struct FuzzCommand: AsyncParsableCommand {
     var target = "inproc"
     @Option(help: "Scenario file the host runs (docs/SCENARIOS.md).")
     var scenario: String?
-    @Option(help: "Corpus folder (seeds/, regressions/, generated/).")
-    var corpus = "corpus"
+    @Option(help: ArgumentHelp("Corpus folder (seeds/, regressions/, generated/); default: the first corpus/ with seeds/ on the resource search path (BRIDGESCOPE_HOME, the current directory, the executable's checkout).", valueName: "DIR"))
+    var corpus: String?
     @Option(help: "Time budget: 90s, 10m, 2h.")
     var time: String?
     @Option(help: "Execution budget.")
@@ -77,8 +85,24 @@ struct FuzzCommand: AsyncParsableCommand {
     func options() throws -> FuzzOptions {
         var o = FuzzOptions()
         do { o.target = try FuzzOptions.TargetSpec(parsing: target) } catch { throw ValidationError("\(error)") }
-        o.scenarioPath = scenario
-        o.corpus = corpus
+        do throws(HostError) {
+            o.scenarioPath = try scenario.map { spec throws(HostError) in
+                try Scenario.locate(spec, in: ReplayTarget.defaultScenarioDirectories(), searched: ResourceLocator.searched("tools/scenarios"))
+            }
+        } catch {
+            throw ValidationError(error.message)
+        }
+        if let corpus {
+            guard FileManager.default.fileExists(atPath: corpus) else {
+                throw ValidationError("--corpus \(corpus): no such directory")
+            }
+            o.corpus = corpus
+        } else if let found = ResourceLocator.find("corpus", holding: "seeds") {
+            o.corpus = found
+        } else {
+            printError("warning: no corpus/seeds found (\(ResourceLocator.searched("corpus"))): fuzzing from recorded sessions and built-in envelopes only")
+            o.corpus = "corpus"
+        }
         o.findingsDir = findings
         if let time {
             guard let s = FuzzOptions.parseDuration(time) else { throw ValidationError("--time must look like 90s, 10m or 2h, not \(time)") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BridgeHost
+import BridgeReplay
 import BridgeServer
 import BridgeTransport
 import Foundation
@@ -27,6 +28,10 @@ struct HostCommand: AsyncParsableCommand {
             Without --scenario: hostVersion 1.0.0, environment ios, camera.document and \
             camera.selfie granted and succeeding after 100 ms, nfc.read (1.0) succeeding after \
             100 ms, host.ready first. Scenario format: docs/SCENARIOS.md.
+
+            Examples:
+              bridgescope host --listen 127.0.0.1:8787
+              bridgescope host --stdio --scenario nfc-missing
             """
     )
 
@@ -39,7 +44,7 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Allowed WebSocket Origin (repeatable). Default: loopback origins only.")
     var origin: [String] = []
 
-    @Option(help: "Largest WebSocket message in bytes (default 16 MiB).")
+    @Option(help: "Largest WebSocket message in bytes.")
     var maxMessage: Int = 16 << 20
 
     @Flag(help: "Do not negotiate permessage-deflate.")
@@ -48,7 +53,7 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Folder of journeys served under /journeys/ (default: tools/journey).")
     var journeys: String?
 
-    @Option(help: "Seconds without traffic before an idle WebSocket is closed (default 120).")
+    @Option(help: "Seconds without traffic before an idle WebSocket is closed.")
     var idleTimeout: Double = 120
 
     @Option(help: ArgumentHelp("Memory the server may hold in unfinished frames, large messages and send queues, across connections, in MiB (docs/SECURITY.md).", valueName: "mib"))
@@ -60,7 +65,7 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Write every message of the run as a tap log (docs/FORMAT.md) to this file.")
     var transcript: String?
 
-    @Option(help: "A scenario file (docs/SCENARIOS.md) scripting the host.")
+    @Option(help: "A scenario scripting the host: a file, or the name of one in tools/scenarios (docs/SCENARIOS.md).")
     var scenario: String?
 
     @Option(help: "Log level on standard error: debug, info, notice, warning or error.")
@@ -101,7 +106,10 @@ struct HostCommand: AsyncParsableCommand {
         }
         let script: Scenario
         do {
-            script = try scenario.map { path throws(HostError) in try Scenario.load(path: path) } ?? .default
+            script = try scenario.map { spec throws(HostError) in
+                try Scenario.load(path: Scenario.locate(spec, in: ReplayTarget.defaultScenarioDirectories(),
+                                                        searched: "tools/scenarios on the search path (BRIDGESCOPE_HOME, the current directory, the executable's checkout)"))
+            } ?? .default
         } catch {
             printError("bridgescope host: \(error)")
             throw Exit.usage

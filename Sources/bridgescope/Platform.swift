@@ -14,6 +14,15 @@ func isTerminal(_ fd: Int32) -> Bool {
     isatty(fd) != 0
 }
 
+/// Whether colour may be written to `fd` with `--color auto`: a terminal, `NO_COLOR`
+/// unset or empty (https://no-color.org), and `TERM` not `dumb`.
+func colourWanted(_ fd: Int32) -> Bool {
+    guard isTerminal(fd) else { return false }
+    if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
+    if let t = getenv("TERM"), String(cString: t) == "dumb" { return false }
+    return true
+}
+
 /// Unblocks SIGINT and SIGTERM. A process inherits its parent's signal mask; some
 /// launchers (for example a Dispatch worker thread spawning us) block them, and then
 /// Ctrl-C or `kill` would never finalize an archive or stop a host.

@@ -52,6 +52,12 @@ struct RecordCommand: ParsableCommand {
 
         Exit status: 0 recorded cleanly; 1 recorded, but something was lost or could \
         not be decoded (error, gap or drop events in the archive); 2 usage or I/O error.
+
+        Examples:
+          bridgescope record -o session.bsz --read traffic.pcap
+          bridgescope record -o session.bsz --proxy 127.0.0.1:8788 --upstream ws://127.0.0.1:8787/bridge
+          bridgescope record -o session.bsz --tap app-tap.ndjson --redact
+          bridgescope record -o session.bsz --cdp http://127.0.0.1:9222 --duration 120
         """
     )
 

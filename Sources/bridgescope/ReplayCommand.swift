@@ -29,6 +29,11 @@ struct ReplayCommand: AsyncParsableCommand {
 
         Exit status: 0 no divergences (as host: every request matched, journey not failed); \
         1 divergences (unmatched requests); 2 usage, archive or connection errors.
+
+        Examples:
+          bridgescope replay captures/happy-passport.bsz
+          bridgescope replay session.bsz --target ws://127.0.0.1:8787/bridge --pace recorded
+          bridgescope replay session.bsz --as-host --listen 127.0.0.1:8787
         """
     )
 
@@ -61,23 +66,23 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Write the report to FILE instead of standard output.")
     var output: String?
 
-    @Option(help: ArgumentHelp("Milliseconds to wait for a response before giving up on it (default 10000).", valueName: "ms"))
+    @Option(help: ArgumentHelp("Milliseconds to wait for a response before giving up on it.", valueName: "ms"))
     var responseTimeout: Int = 10_000
 
-    @Option(help: ArgumentHelp("Longest wait in milliseconds for the recorded tail of a connection (default 1000).", valueName: "ms"))
+    @Option(help: ArgumentHelp("Longest wait in milliseconds for the recorded tail of a connection.", valueName: "ms"))
     var linger: Int = 1_000
 
-    @Option(help: ArgumentHelp("Latency tolerance in milliseconds (the larger of this and 50% of the recorded latency; default 1000).",
+    @Option(help: ArgumentHelp("Latency tolerance in milliseconds (the larger of this and 50% of the recorded latency).",
                                valueName: "ms"))
     var timingTolerance: Int = 1_000
 
     @Flag(help: "Do not compare response latencies.")
     var noTiming = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for a WebSocket connection (default 5).", valueName: "s"))
+    @Option(help: ArgumentHelp("Seconds to wait for a WebSocket connection.", valueName: "s"))
     var connectTimeout: Double = 5
 
-    @Option(help: "Connection attempts after the first fails (default 0).")
+    @Option(help: "Connection attempts after the first fails.")
     var retries: Int = 0
 
     @Flag(help: "Run the in-process target on the real clock instead of virtual time.")

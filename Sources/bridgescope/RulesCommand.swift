@@ -6,7 +6,12 @@ import BridgeProtocol
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "Print the rule catalogue (text table, Markdown for docs/RULES.md, or JSON)."
+        abstract: "Print the rule catalogue (text table, Markdown for docs/RULES.md, or JSON).",
+        discussion: """
+        Examples:
+          bridgescope rules
+          bridgescope rules --json | jq '.rules[] | select(.severity == "error")'
+        """
     )
 
     @Flag(help: "Print docs/RULES.md.")

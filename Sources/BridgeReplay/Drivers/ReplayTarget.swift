@@ -55,14 +55,11 @@ public enum ReplayTarget: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ReplayError`` (`usage`) when it cannot be found or parsed.
     public func scenario(searchDirectories: [String]) throws(ReplayError) -> Scenario {
         guard case .inproc(let spec?) = self else { return .default }
-        var path = spec
-        if !spec.contains("/") && !spec.hasSuffix(".json") {
-            guard let dir = searchDirectories.first(where: { FileManager.default.fileExists(atPath: "\($0)/\(spec).json") }) else {
-                let known = searchDirectories.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
-                    .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
-                throw ReplayError(.usage, "no scenario named \"\(spec)\"\(known.isEmpty ? "" : "; known: " + known.joined(separator: ", "))")
-            }
-            path = "\(dir)/\(spec).json"
+        let path: String
+        do {
+            path = try Scenario.locate(spec, in: searchDirectories, searched: ResourceLocator.searched("tools/scenarios"))
+        } catch {
+            throw ReplayError(.usage, error.message)
         }
         do {
             return try Scenario.load(path: path)
@@ -71,15 +68,9 @@ public enum ReplayTarget: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `tools/scenarios` under the current directory, or under the checkout holding the
-    /// running executable (`.build/<config>/bridgescope`).
-    public static func defaultScenarioDirectories(executable: String = CommandLine.arguments.first ?? "") -> [String] {
-        var candidates = [FileManager.default.currentDirectoryPath + "/tools/scenarios"]
-        var url = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
-        for _ in 0..<4 {
-            url.deleteLastPathComponent()
-            candidates.append(url.path + "/tools/scenarios")
-        }
-        return candidates.filter { FileManager.default.fileExists(atPath: $0) }
+    /// Every existing `tools/scenarios` on the resource search path (``ResourceLocator``):
+    /// `$BRIDGESCOPE_HOME`, the current directory, the executable's checkout or install prefix.
+    public static func defaultScenarioDirectories() -> [String] {
+        ResourceLocator.candidates("tools/scenarios").filter { FileManager.default.fileExists(atPath: $0) }
     }
 }
