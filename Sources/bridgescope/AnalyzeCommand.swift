@@ -105,7 +105,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
             printError("error: \(error.description)")
             throw Exit.usage
         }
-        let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths)
+        // Progress on a terminal, as `record` shows it; nothing when standard error is piped.
+        let started = ContinuousClock.now
+        let total = paths.count
+        let showProgress = total > 1 && isTerminal(2)
+        let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths) { done, failed in
+            guard showProgress else { return }
+            let seconds = Swift.max(0.001, Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+                + Double((ContinuousClock.now - started).components.seconds))
+            var line = "analyzed \(done)/\(total) sessions, \(Int(Double(done) / seconds))/s"
+            if failed > 0 { line += ", \(failed) unreadable" }
+            printError("\r\u{1B}[K" + line, terminator: done == total ? "\n" : "")
+        }
         // A text report on the terminal already says it; otherwise standard error must.
         if !(format == .text && (output ?? "-") == "-" && isTerminal(1)) {
             for f in batch.failures { printError("error: \(f.error.message)") }

@@ -8,9 +8,9 @@ enum Exit {
 }
 
 /// Writes a line to standard error.
-func printError(_ message: String) {
+func printError(_ message: String, terminator: String = "\n") {
     var stderr = StandardError()
-    print(message, to: &stderr)
+    print(message, terminator: terminator, to: &stderr)
 }
 
 /// A `TextOutputStream` over file descriptor 2.

@@ -119,3 +119,19 @@ import Testing
         #expect(!r.stderr.contains("SingleConnectionFailure"), "\(r.stderr)")
     }
 }
+
+/// Issue 16, "resources found wherever the binary runs": scenario names resolve from a
+/// temporary directory, through the executable's checkout.
+@Suite struct ResourceLookupTests {
+    @Test func scenarioNamesResolveOutsideTheRepository() throws {
+        let dir = FileManager.default.temporaryDirectory
+        let archive = ProjectPaths.root.appendingPathComponent("captures/happy-passport.bsz").path
+        let ok = try runBridgescope(["replay", archive, "--target", "inproc:nfc-missing"], in: dir)
+        #expect(ok.status == 1, "\(ok.stderr)")
+        #expect(ok.stdout.contains("divergence") && !ok.stderr.contains("no scenario named"), "\(ok.stdout) \(ok.stderr)")
+        let bad = try runBridgescope(["replay", archive, "--target", "inproc:nosuch"], in: dir)
+        #expect(bad.status == 2 && bad.stderr.contains("known: ") && bad.stderr.contains("nfc-missing"), "\(bad.stderr)")
+        let host = try runBridgescope(["host", "--stdio", "--scenario", "nfc-missing"], stdin: "", in: dir)
+        #expect(host.status == 0 && host.stdout.contains("host.ready"), "\(host.stderr)")
+    }
+}

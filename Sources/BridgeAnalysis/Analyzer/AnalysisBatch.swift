@@ -109,7 +109,10 @@ public struct BatchAnalyzer: Sendable {
     /// Analyses every input, at most ``jobs`` at a time, each on one task
     /// (``analyze(_:)``); results keep input order. With ``splitsReading`` and fewer
     /// inputs than ``jobs``, each input is read on a second task (``analyzeConcurrently(_:)``).
-    public func run(_ paths: [String]) async -> AnalysisBatch {
+    ///
+    /// `progress` is called after each input with the inputs done and how many failed
+    /// (the CLI shows it on a terminal).
+    public func run(_ paths: [String], progress: (@Sendable (_ done: Int, _ failed: Int) -> Void)? = nil) async -> AnalysisBatch {
         let concurrent = splitsReading && paths.count < jobs
         var results = [Result<AnalysisReport, AnalysisError>?](repeating: nil, count: paths.count)
         await withTaskGroup(of: (Int, Result<AnalysisReport, AnalysisError>).self) { group in
@@ -120,8 +123,12 @@ public struct BatchAnalyzer: Sendable {
                 group.addTask { (i, concurrent ? await self.analyzeConcurrently(path) : self.analyze(path)) }
             }
             while next < paths.count && next < jobs { start() }
+            var done = 0, failed = 0
             while let (i, r) = await group.next() {
                 results[i] = r
+                done += 1
+                if case .failure = r { failed += 1 }
+                progress?(done, failed)
                 if next < paths.count && !Task.isCancelled { start() }
             }
         }
