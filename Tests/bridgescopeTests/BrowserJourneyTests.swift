@@ -2,8 +2,9 @@ import BridgeTestSupport
 import Foundation
 import Testing
 
-let chromiumPresent = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-    .contains { FileManager.default.isExecutableFile(atPath: $0) }
+/// Where a Chromium is looked for.
+let chromiumCandidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+let chromiumPresent = chromiumCandidates.contains { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// A real browser runs the sample journeys against the Swift host over a real socket.
 @Suite(.serialized, .enabled(if: chromiumPresent, "chromium is not installed: run tools/setup.sh --with-browser"))
