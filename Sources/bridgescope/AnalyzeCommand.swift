@@ -33,7 +33,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Report format: text, json, html or junit.")
     var format: Format = .text
 
-    @Option(name: .shortAndLong, help: "Write the report to FILE instead of standard output.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the report to FILE instead of standard output.", valueName: "FILE"))
     var output: String?
 
     @Option(help: "Exit 1 when findings of this severity or worse exist: error, warning or never.")

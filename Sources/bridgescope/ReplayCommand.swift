@@ -63,7 +63,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Report format: text, json or junit.")
     var format: Format = .text
 
-    @Option(name: .shortAndLong, help: "Write the report to FILE instead of standard output.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the report to FILE instead of standard output.", valueName: "FILE"))
     var output: String?
 
     @Option(help: ArgumentHelp("Milliseconds to wait for a response before giving up on it.", valueName: "ms"))
