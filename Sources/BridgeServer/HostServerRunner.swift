@@ -2,7 +2,7 @@ import BridgeTransport
 import BridgeHost
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// Runs the reference host behind the WebSocket server: one scripted host per connection
 /// (a ``HostStateMachine`` made from the scenario, driven on the connection's event loop by
@@ -34,51 +34,21 @@ public final class HostServerRunner: Sendable {
     }
 
     /// What the startup line shows.
-    public struct Listening: Sendable {
-        /// `ws://host:port/bridge`.
-        public var webSocketURL: String
-        /// `http://host:port/journeys/<name>.html` for each journey served.
-        public var journeyURLs: [String]
-    }
+    public typealias Listening = ServerRunner.Listening
 
     private let options: Options
-    private let logger: Logger
-    private let server: WebSocketServer
-    private let outcome = NIOLockedValueBox<JourneyEnd?>(nil)
-    private let transcript: TranscriptWriter?
+    private let runner: ServerRunner
 
     /// Creates the runner; opens the transcript file if asked (throws when it cannot).
     public init(options: Options, logger: Logger) throws {
         self.options = options
-        self.logger = logger
-        let transcript = try options.transcriptPath.map { try TranscriptWriter(path: $0) }
-        self.transcript = transcript
-        let outcome = self.outcome
-        let exitOnEnd = options.exitOnJourneyEnd
-        let serverBox = NIOLockedValueBox<WebSocketServer?>(nil)
-        var observer: HostConnection.Observer?
-        if let transcript {
-            observer = { info, direction, message in
-                transcript.write(connection: info.id, direction: direction, message: message)
-            }
-        }
-        let transcriptObserver = observer
-        let onJourneyEnd: HostConnection.JourneyEndHandler = { info, end in
-            logger.notice("\(end)", metadata: ["conn": "\(info.id)"])
-            let first = outcome.withLockedValue { o -> Bool in
-                defer { if o == nil { o = end } }
-                return o == nil
-            }
-            if first && exitOnEnd, let server = serverBox.withLockedValue({ $0 }) {
-                Task { await server.shutdown() }
-            }
-        }
         let scenario = options.scenario
         let seed = options.seed
-        let count = NIOLockedValueBox<UInt64>(0)
+        let count = Mutex<UInt64>(0)
         // One host per connection, made and run on the connection's event loop.
-        server = WebSocketServer(configuration: options.server, logger: logger) { info in
-            let n = count.withLockedValue { n -> UInt64 in
+        runner = try ServerRunner(configuration: options.server, exitOnJourneyEnd: options.exitOnJourneyEnd,
+                                  transcriptPath: options.transcriptPath, logger: logger) { info, hooks in
+            let n = count.withLock { n -> UInt64 in
                 n += 1
                 return n
             }
@@ -87,10 +57,9 @@ public final class HostServerRunner: Sendable {
             var machine = scenario.makeMachine(eventIDSeed: seed.map { $0 &+ n } ?? .random(in: .min ... .max),
                                                limits: Self.hostLimits)
             machine.emitsDebugLog = hostLogger.logLevel <= .debug
-            return HostConnection(info: info, machine: machine, logger: hostLogger, observer: transcriptObserver,
-                                  onJourneyEnd: onJourneyEnd)
+            return HostConnection(info: info, machine: machine, logger: hostLogger, observer: hooks.observe,
+                                  onJourneyEnd: hooks.journeyEnded)
         }
-        serverBox.withLockedValue { $0 = server }
     }
 
     /// The hosts' limits: the defaults, except that no history of received envelopes is
@@ -110,21 +79,16 @@ public final class HostServerRunner: Sendable {
         // ready. A connection that arrives before that waits for them once, at startup; no
         // capture is ever drawn on an event loop after that.
         let stubs = Task.detached(priority: .userInitiated) { Scenario.prepareStubCaptures() }
-        let port = try await server.start()
+        let listening = try await runner.start()
         await stubs.value
-        let host = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host
-        let routes = StaticRoutes(journeysDirectory: options.server.journeysDirectory)
-        onListening(Listening(webSocketURL: "ws://\(host):\(port)/bridge",
-                              journeyURLs: routes.journeys.map { "http://\(host):\(port)/journeys/\($0)" }))
-        await server.waitUntilShutDown()
-        transcript?.close()
-        return outcome.withLockedValue { $0 }
+        onListening(listening)
+        return await runner.waitUntilShutDown()
     }
 
     /// Stops accepting, closes every socket with 1001 and stops the server; ``run(onListening:)``
     /// then returns. Safe to call more than once.
     public func shutdown() async {
-        await server.shutdown()
+        await runner.shutdown()
     }
 
     /// The default journeys folder: the first `tools/journey` holding `bridge.js` on the

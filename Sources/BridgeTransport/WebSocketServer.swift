@@ -1,11 +1,11 @@
 import BridgeWebSocket
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import Synchronization
 
 /// The reference host's network face: HTTP/1.1 plus WebSocket on SwiftNIO.
 ///
@@ -22,7 +22,7 @@ public final class WebSocketServer: Sendable {
     private let factory: BridgeConnectionFactory
     private let logger: Logger
     private let group: MultiThreadedEventLoopGroup
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     private struct State {
         var serverChannel: Channel?
@@ -37,7 +37,7 @@ public final class WebSocketServer: Sendable {
     /// Returns once ``shutdown(grace:)`` has finished (at once if it already has).
     public func waitUntilShutDown() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let done = state.withLockedValue { s -> Bool in
+            let done = state.withLock { s -> Bool in
                 if !s.shutDown { s.shutdownWaiters.append(c) }
                 return s.shutDown
             }
@@ -47,7 +47,7 @@ public final class WebSocketServer: Sendable {
 
     /// Runs `hook` when ``shutdown(grace:)`` starts.
     public func onShutdown(_ hook: @escaping @Sendable () -> Void) {
-        state.withLockedValue { $0.shutdownHooks.append(hook) }
+        state.withLock { $0.shutdownHooks.append(hook) }
     }
 
     /// Creates a server; nothing is bound until ``start()``. `memoryBudget` shares a budget
@@ -84,7 +84,7 @@ public final class WebSocketServer: Sendable {
     }
 
     /// The number of open WebSocket connections.
-    public var openConnections: Int { state.withLockedValue { $0.open.count } }
+    public var openConnections: Int { state.withLock { $0.open.count } }
 
     /// Binds and starts accepting; returns the bound port (useful with port 0).
     public func start() async throws -> Int {
@@ -102,7 +102,7 @@ public final class WebSocketServer: Sendable {
                 }
             }
         let channel = try await bootstrap.bind(host: cfg.host, port: cfg.port).get()
-        state.withLockedValue { $0.serverChannel = channel }
+        state.withLock { $0.serverChannel = channel }
         return channel.localAddress?.port ?? cfg.port
     }
 
@@ -150,7 +150,7 @@ public final class WebSocketServer: Sendable {
 
     private func openWebSocket(_ channel: Channel, head: HTTPRequestHead) throws {
         let agreement = Self.agreement(head, enabled: configuration.deflate)
-        let (id, refused) = state.withLockedValue { s -> (Int, Bool) in
+        let (id, refused) = state.withLock { s -> (Int, Bool) in
             defer { s.nextID += 1 }
             if !s.shuttingDown { s.open[ObjectIdentifier(channel)] = channel }
             return (s.nextID, s.shuttingDown)
@@ -167,15 +167,15 @@ public final class WebSocketServer: Sendable {
         let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<WebSocketFrameDecoder>.self)
         try channel.pipeline.syncOperations.addHandler(handler, position: .after(decoder.handler))
         channel.pipeline.syncOperations.removeHandler(context: decoder, promise: nil)
-        channel.closeFuture.whenComplete { [state] _ in
-            state.withLockedValue { _ = $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
+        channel.closeFuture.whenComplete { [self] _ in
+            state.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
         }
     }
 
     /// Stops accepting, closes every WebSocket with 1001, waits up to `grace` seconds
     /// for them to close, then stops the event loops. A second call waits for the first.
     public func shutdown(grace: Double = 2) async {
-        let (first, server, open, hooks) = state.withLockedValue { s -> (Bool, Channel?, [Channel], [@Sendable () -> Void]) in
+        let (first, server, open, hooks) = state.withLock { s -> (Bool, Channel?, [Channel], [@Sendable () -> Void]) in
             defer { s.shuttingDown = true; s.shutdownHooks = [] }
             return (!s.shuttingDown, s.serverChannel, Array(s.open.values), s.shutdownHooks)
         }
@@ -189,9 +189,9 @@ public final class WebSocketServer: Sendable {
         while openConnections > 0 && NIODeadline.now() < deadline {
             try? await Task.sleep(nanoseconds: 10_000_000)
         }
-        for ch in state.withLockedValue({ Array($0.open.values) }) { try? await ch.close() }
+        for ch in state.withLock({ Array($0.open.values) }) { try? await ch.close() }
         try? await group.shutdownGracefully()
-        let waiters = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
             s.shutDown = true
             defer { s.shutdownWaiters = [] }
             return s.shutdownWaiters

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import BridgeArchive
 
 /// The real clock a real-time replay runs on: monotonic nanoseconds, and sleeping until
 /// a moment. `Task.sleep` wakes up to about a millisecond late on a loaded machine; with
@@ -18,11 +14,10 @@ public struct ReplayClock: Sendable {
         self.spin = spin
     }
 
-    /// Monotonic time (ns since an arbitrary origin).
+    /// Monotonic time (ns since an arbitrary origin): BridgeArchive's
+    /// ``monotonicNanoseconds()``, the project's one monotonic reading.
     public func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        Int64(monotonicNanoseconds())
     }
 
     /// Suspends until ``now()`` is at least `deadline`. Throws `CancellationError` when

@@ -1,14 +1,9 @@
+import BridgeArchive
 import BridgeServer
 import BridgeTransport
 import Foundation
 import Logging
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Serves a recording's host side to live journeys over the WebSocket server
 /// (`bridgescope replay FILE --as-host --listen HOST:PORT`): each WebSocket connection
@@ -42,18 +37,11 @@ public final class PlaybackServer: Sendable {
     }
 
     /// Where the server listens, for the startup lines.
-    public struct Listening: Sendable {
-        /// `ws://host:port/bridge`.
-        public var webSocketURL: String
-        /// `http://host:port/journeys/<name>.html` for each journey served.
-        public var journeyURLs: [String]
-    }
+    public typealias Listening = ServerRunner.Listening
 
     private let options: Options
-    private let logger: Logger
-    private let server: WebSocketServer
+    private let runner: ServerRunner
     private let sessions: AsyncStream<PlaybackSession>
-    private let transcript: TranscriptWriter?
     private let report = ReportBox()
 
     /// Prepares the server (nothing is bound yet).
@@ -72,37 +60,28 @@ public final class PlaybackServer: Sendable {
         guard !connections.isEmpty else { throw ReplayError(.usage, "the archive holds no messages to play back") }
         let scripts = connections.map(PlaybackScript.init(connection:))
         self.options = options
-        self.logger = logger
-        do {
-            transcript = try options.transcriptPath.map { try TranscriptWriter(path: $0) }
-        } catch {
-            throw ReplayError(.server, "cannot write the transcript \(options.transcriptPath ?? ""): \(error)")
-        }
-        let transcript = self.transcript
-        let report = self.report
-        let exitOnEnd = options.exitOnJourneyEnd
-        let serverBox = ReportBox.ServerBox()
-        let observer: PlaybackSession.Observer = { info, direction, message in
-            transcript?.write(connection: info.id, direction: direction, message: message)
-            guard direction == .webToHost, let end = JourneyEnd.detect(message) else { return }
-            logger.notice("\(end)", metadata: ["conn": "\(info.id)"])
-            if report.setOutcome(end) && exitOnEnd, let server = serverBox.server {
-                Task { await server.shutdown() }
-            }
-        }
         let (stream, continuation) = AsyncStream.makeStream(of: PlaybackSession.self)
         sessions = stream
         let counter = ReportBox.Counter()
         let pacing = options.pacing
-        server = WebSocketServer(configuration: options.server, logger: logger) { info in
-            let script = scripts[counter.next() % scripts.count]
-            logger.info("playing recorded connection \(script.id)", metadata: ["conn": "\(info.id)"])
-            let session = PlaybackSession(info: info, script: script, pacing: pacing, observer: observer)
-            continuation.yield(session)
-            return session
+        do {
+            runner = try ServerRunner(configuration: options.server, exitOnJourneyEnd: options.exitOnJourneyEnd,
+                                      transcriptPath: options.transcriptPath, logger: logger) { info, hooks in
+                let script = scripts[counter.next() % scripts.count]
+                logger.info("playing recorded connection \(script.id)", metadata: ["conn": "\(info.id)"])
+                // The page's journey end is read from its messages (a recording has no
+                // host state machine to tell it).
+                let session = PlaybackSession(info: info, script: script, pacing: pacing) { info, direction, message in
+                    hooks.observe?(info, direction, message)
+                    if direction == .webToHost, let end = JourneyEnd.detect(message) { hooks.journeyEnded(info, end) }
+                }
+                continuation.yield(session)
+                return session
+            }
+        } catch {
+            throw ReplayError(.server, "cannot write the transcript \(options.transcriptPath ?? ""): \(error)")
         }
-        server.onShutdown { continuation.finish() }
-        serverBox.server = server
+        runner.onShutdown { continuation.finish() }
     }
 
     /// Binds, reports the WebSocket URL and journey URLs, serves until ``shutdown()`` (or
@@ -110,17 +89,12 @@ public final class PlaybackServer: Sendable {
     ///
     /// - Throws: ``ReplayError`` (`server`) when it cannot listen.
     public func run(onListening: @Sendable (Listening) -> Void) async throws(ReplayError) -> PlaybackReport {
-        let port: Int
         do {
-            port = try await server.start()
+            onListening(try await runner.start())
         } catch {
             let cfg = options.server
             throw ReplayError(.server, "cannot listen on \(cfg.host):\(cfg.port): \(NetworkErrorText.describe(error)) (is another host running? try another --listen port)")
         }
-        let host = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host
-        let routes = StaticRoutes(journeysDirectory: options.server.journeysDirectory)
-        onListening(Listening(webSocketURL: "ws://\(host):\(port)/bridge",
-                              journeyURLs: routes.journeys.map { "http://\(host):\(port)/journeys/\($0)" }))
         let report = self.report
         await withTaskGroup(of: Void.self) { group in
             for await session in sessions {
@@ -130,13 +104,14 @@ public final class PlaybackServer: Sendable {
                 }
             }
         }
-        transcript?.close()
-        return report.value
+        var result = report.value
+        result.outcome = await runner.waitUntilShutDown()
+        return result
     }
 
     /// Stops accepting, closes every socket with 1001.
     public func shutdown() async {
-        await server.shutdown()
+        await runner.shutdown()
     }
 
     /// Sends the session's delayed batches at their times until the socket closes
@@ -146,7 +121,7 @@ public final class PlaybackServer: Sendable {
             for await batch in session.delayed {
                 group.addTask {
                     for o in batch {
-                        let delay = o.at - wallClock()
+                        let delay = o.at - ArchiveClock.wallClockNanoseconds()
                         if delay > 0 {
                             do { try await Task.sleep(nanoseconds: UInt64(delay)) } catch { return }
                         }
@@ -156,13 +131,6 @@ public final class PlaybackServer: Sendable {
             }
             group.cancelAll()
         }
-    }
-
-    /// Wall-clock epoch nanoseconds (envelope timestamps are epoch milliseconds).
-    static func wallClock() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 }
 
@@ -174,27 +142,9 @@ final class ReportBox: Sendable {
 
     func add(_ c: PlaybackConnection) { report.withLock { $0.add(c) } }
 
-    /// Sets the outcome if none was set; returns whether this was the first.
-    func setOutcome(_ o: JourneyEnd) -> Bool {
-        report.withLock {
-            if $0.outcome != nil { return false }
-            $0.outcome = o
-            return true
-        }
-    }
-
     /// Numbers live connections 0, 1, 2, ...
     final class Counter: Sendable {
         private let n = Mutex(0)
         func next() -> Int { n.withLock { v in defer { v += 1 }; return v } }
-    }
-
-    /// Lets the observer (made before the server) reach the server.
-    final class ServerBox: Sendable {
-        private let stored = Mutex<WebSocketServer?>(nil)
-        var server: WebSocketServer? {
-            get { stored.withLock { $0 } }
-            set { stored.withLock { $0 = newValue } }
-        }
     }
 }

@@ -1,3 +1,4 @@
+import BridgeArchive
 import BridgeProtocol
 import BridgeServer
 import BridgeTransport
@@ -33,7 +34,7 @@ final class PlaybackSession: BridgeConnection, @unchecked Sendable {
     var state: PlaybackConnection { lock.withLock { player } }
 
     func opened(outbound: BridgeOutbound) {
-        let now = PlaybackServer.wallClock()
+        let now = ArchiveClock.wallClockNanoseconds()
         let out: [PlaybackConnection.Output] = lock.withLock {
             self.outbound = outbound
             return player.start(now: now)
@@ -43,7 +44,7 @@ final class PlaybackSession: BridgeConnection, @unchecked Sendable {
 
     func received(_ message: [UInt8]) {
         observer(info, .webToHost, message)
-        let now = PlaybackServer.wallClock()
+        let now = ArchiveClock.wallClockNanoseconds()
         let out = lock.withLock { player.receive(message, now: now) }
         dispatch(out, now: now)
     }
