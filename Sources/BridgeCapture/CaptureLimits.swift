@@ -7,7 +7,7 @@ public struct CaptureLimits: Sendable, Hashable {
     public var maxMessageBytes: Int
     /// Most bytes held while looking for a frame header after a gap or in a capture that
     /// began mid-connection. Default 4 MiB.
-    public var maxResyncBytes: Int
+    var maxResyncBytes: Int
     /// Bytes of one direction examined without a handshake before the connection is
     /// judged not to be WebSocket (no frames confirmed). Default 1 MiB.
     public var maxProbationBytes: Int

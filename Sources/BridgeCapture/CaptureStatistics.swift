@@ -3,9 +3,9 @@ public struct CaptureStatistics: Sendable, Hashable {
     /// Packets fed to the decoder.
     public var packets = 0
     /// Bytes of packets fed (as captured).
-    public var packetBytes = 0
+    var packetBytes = 0
     /// TCP segments followed.
-    public var tcpSegments = 0
+    var tcpSegments = 0
     /// Packets set aside, by reason.
     public var skipped: [PacketSkip: Int] = [:]
     /// Malformed or truncated packets.
@@ -31,5 +31,5 @@ public struct CaptureStatistics: Sendable, Hashable {
     public init() {}
 
     /// Packets skipped for any reason.
-    public var skippedTotal: Int { skipped.values.reduce(0, +) }
+    var skippedTotal: Int { skipped.values.reduce(0, +) }
 }

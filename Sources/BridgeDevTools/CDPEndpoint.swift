@@ -30,7 +30,7 @@ public struct CDPEndpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The largest answer read: 4 MiB.
-    public static let maxResponseBytes = 4 << 20
+    static let maxResponseBytes = 4 << 20
 
     /// Parses `http://HOST:PORT` (a trailing `/` allowed); nil otherwise.
     public init?(_ text: String) {

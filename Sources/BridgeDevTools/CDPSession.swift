@@ -41,7 +41,7 @@ public struct CDPSession: Sendable {
     /// The binding the tap reports through (random per recorder, so a page cannot guess it).
     public let bindingName: String
     /// The tap's JavaScript, already wrapped with its configuration.
-    public let tapScript: String
+    let tapScript: String
     /// Only pages whose URL contains this are recorded (iframes of recorded pages always are).
     public let targetFilter: String?
 
@@ -151,7 +151,7 @@ public struct CDPSession: Sendable {
 }
 
 /// Limits of the DevTools recorder.
-public enum CDPLimits {
+enum CDPLimits {
     /// The largest CDP message accepted: 256 MiB (a 20 MB base64 image crosses the
     /// binding as a tap line escaped inside a JSON string, so twice its size is possible).
     public static let maxMessageBytes = 256 << 20
@@ -159,13 +159,13 @@ public enum CDPLimits {
 
 extension CDPSession {
     /// The first attached page (channel and session), for `--launch` to navigate.
-    public var firstPageChannel: (Channel, String)? {
+    var firstPageChannel: (Channel, String)? {
         targets.filter { $0.value.type == "page" && readyTargets.contains($0.value.label) }.min { $0.value.label < $1.value.label }.map { ($0.key.channel, $0.key.session) }
     }
 
     /// `Page.navigate` to `url` on a page (sent after the tap's installation, so the
     /// new document gets the tap before its scripts).
-    public mutating func navigate(_ page: (Channel, String), to url: String) -> [UInt8] {
+    mutating func navigate(_ page: (Channel, String), to url: String) -> [UInt8] {
         guard case .send(_, let bytes) = command(page.0, session: page.1, "Page.navigate", ["url": .string(url)]) else { return [] }
         return bytes
     }

@@ -8,7 +8,7 @@ import Darwin
 /// Starts headless Chromium for `record --launch`: a free port (`--remote-debugging-port=0`,
 /// read back from `DevToolsActivePort`), a throwaway profile, `about:blank` (the
 /// recorder navigates the page once the tap is installed), and stops it at the end.
-public final class ChromiumLauncher {
+final class ChromiumLauncher {
     /// The DevTools endpoint of the started browser.
     public let endpoint: CDPEndpoint
     /// The browser's process id.

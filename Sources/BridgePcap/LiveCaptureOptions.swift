@@ -12,7 +12,7 @@ public struct LiveCaptureOptions: Sendable, Hashable {
     /// while the decoder catches up.
     public var bufferSize: Int32
     /// Capture packets not addressed to this host. Default false.
-    public var promiscuous: Bool
+    var promiscuous: Bool
     /// libpcap immediate mode: every packet is delivered at once. Default false. On Linux
     /// it forces the TPACKET_V2 ring, one slot per packet sized for the interface's
     /// largest packet (64 KiB on `lo`), so a 32 MiB buffer holds only ~500 packets and a
@@ -22,7 +22,7 @@ public struct LiveCaptureOptions: Sendable, Hashable {
     /// Without immediate mode: milliseconds after which the kernel hands over a block
     /// that is not full (`pcap_set_timeout`). Default 50: a recorder flushing every
     /// 250 ms does not need packets sooner, and stopping drains this long.
-    public var bufferTimeout: Int32
+    var bufferTimeout: Int32
 
     /// Creates options; the defaults are documented per field.
     public init(interface: String, filter: String? = nil, snapshotLength: Int32 = 262_144,
@@ -48,5 +48,5 @@ public struct LiveCaptureCounters: Sendable, Hashable {
     /// Packets dropped because the buffer was full.
     public var dropped: Int
     /// Packets dropped by the interface or its driver (not supported everywhere).
-    public var interfaceDropped: Int
+    var interfaceDropped: Int
 }

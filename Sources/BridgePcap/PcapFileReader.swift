@@ -30,7 +30,7 @@ public final class PcapFileReader {
     }
 
     /// Packets returned so far.
-    public var packetsRead: Int { count }
+    var packetsRead: Int { count }
 
     /// Calls `body` with the next packet and returns its result, or nil at the end of the
     /// file. A damaged or truncated file throws with the packet number where it broke.

@@ -79,7 +79,7 @@ public final class PcapLiveCapture {
     }
 
     /// Packets handed out so far.
-    public var packetsRead: Int { count }
+    var packetsRead: Int { count }
 
     /// Waits up to `milliseconds` for packets; true when some may be ready. Returns
     /// early on a signal (EINTR), so the caller can check its stop conditions.
@@ -90,7 +90,7 @@ public final class PcapLiveCapture {
 
     /// Calls `body` for every packet ready now, up to `limit`; returns how many. Never
     /// blocks.
-    public func readAvailable(limit: Int = 10_000, _ body: (CapturedPacket) throws -> Void) throws -> Int {
+    func readAvailable(limit: Int = 10_000, _ body: (CapturedPacket) throws -> Void) throws -> Int {
         var n = 0
         while n < limit {
             var header: UnsafeMutablePointer<pcap_pkthdr>?

@@ -25,7 +25,7 @@ public struct EnvelopeEncoder: Sendable {
     }
 
     /// The compact JSON text of `envelope`.
-    public func encodeString(_ envelope: Envelope, direction: Direction? = nil) throws(Refusal) -> String {
+    func encodeString(_ envelope: Envelope, direction: Direction? = nil) throws(Refusal) -> String {
         String(decoding: try encode(envelope, direction: direction), as: UTF8.self)
     }
 }

@@ -39,7 +39,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// Internal error (web SDK).
     public static let internalError = ErrorCode(rawValue: "INTERNAL_ERROR")
     /// The protocol versions differ (web SDK).
-    public static let versionMismatch = ErrorCode(rawValue: "VERSION_MISMATCH")
+    static let versionMismatch = ErrorCode(rawValue: "VERSION_MISMATCH")
 
     /// Every code PROTOCOL.md §4 names.
     public static let known: [ErrorCode] = [

@@ -71,7 +71,7 @@ public struct Status: RawRepresentable, Sendable, Hashable, CustomStringConverti
     /// Whether this is one of ``known``.
     public var isKnown: Bool { Self.known.contains(self) }
     /// Whether this status ends the request (everything but `acknowledged`).
-    public var isFinal: Bool { self != .acknowledged }
+    var isFinal: Bool { self != .acknowledged }
     /// Whether PROTOCOL.md requires an `error` object with this status.
-    public var requiresError: Bool { self == .error || self == .unsupported }
+    var requiresError: Bool { self == .error || self == .unsupported }
 }

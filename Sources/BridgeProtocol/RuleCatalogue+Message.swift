@@ -1,50 +1,50 @@
 extension RuleID {
     /// The bytes are not one RFC 8259 JSON text.
-    public static let malformedJSON = RuleID(rawValue: "BRG001")
+    static let malformedJSON = RuleID(rawValue: "BRG001")
     /// An object has the same member name twice.
     public static let duplicateKey = RuleID(rawValue: "BRG002")
     /// The JSON text is not an object.
-    public static let notAnObject = RuleID(rawValue: "BRG003")
+    static let notAnObject = RuleID(rawValue: "BRG003")
     /// A required field is absent.
-    public static let missingField = RuleID(rawValue: "BRG004")
+    static let missingField = RuleID(rawValue: "BRG004")
     /// A field has the wrong JSON type.
-    public static let wrongFieldType = RuleID(rawValue: "BRG005")
+    static let wrongFieldType = RuleID(rawValue: "BRG005")
     /// `version` is not a supported protocol version.
     public static let unsupportedVersion = RuleID(rawValue: "BRG006")
     /// `type` is not request, response or event.
-    public static let unknownType = RuleID(rawValue: "BRG007")
+    static let unknownType = RuleID(rawValue: "BRG007")
     /// `payload.status` is not a known status.
-    public static let invalidStatus = RuleID(rawValue: "BRG008")
+    static let invalidStatus = RuleID(rawValue: "BRG008")
     /// A request carries `payload.status`.
     public static let statusOnRequest = RuleID(rawValue: "BRG009")
     /// An event carries `payload.status`.
-    public static let statusOnEvent = RuleID(rawValue: "BRG010")
+    static let statusOnEvent = RuleID(rawValue: "BRG010")
     /// A response has no `payload.status`.
-    public static let missingStatus = RuleID(rawValue: "BRG011")
+    static let missingStatus = RuleID(rawValue: "BRG011")
     /// Status `error`/`unsupported` without `payload.error`.
-    public static let errorPayloadMissing = RuleID(rawValue: "BRG012")
+    static let errorPayloadMissing = RuleID(rawValue: "BRG012")
     /// `payload.error` where it must not be.
-    public static let errorPayloadUnexpected = RuleID(rawValue: "BRG013")
+    static let errorPayloadUnexpected = RuleID(rawValue: "BRG013")
     /// `payload.error` lacks code/message/recoverable or has wrong types.
-    public static let malformedErrorPayload = RuleID(rawValue: "BRG014")
+    static let malformedErrorPayload = RuleID(rawValue: "BRG014")
     /// `correlationId` is the empty string.
-    public static let emptyCorrelationId = RuleID(rawValue: "BRG015")
+    static let emptyCorrelationId = RuleID(rawValue: "BRG015")
     /// `timestamp` looks like seconds, not milliseconds.
-    public static let timestampInSeconds = RuleID(rawValue: "BRG016")
+    static let timestampInSeconds = RuleID(rawValue: "BRG016")
     /// `timestamp` is negative, fractional or out of range.
-    public static let timestampInvalid = RuleID(rawValue: "BRG017")
+    static let timestampInvalid = RuleID(rawValue: "BRG017")
     /// A message travelled in a direction its type does not allow.
-    public static let wrongDirection = RuleID(rawValue: "BRG018")
+    static let wrongDirection = RuleID(rawValue: "BRG018")
     /// The message is larger than the size limit.
     public static let tooLarge = RuleID(rawValue: "BRG019")
     /// The message nests deeper than the depth limit.
     public static let tooDeep = RuleID(rawValue: "BRG020")
     /// `payload.action` is empty or not a dotted name.
-    public static let invalidAction = RuleID(rawValue: "BRG021")
+    static let invalidAction = RuleID(rawValue: "BRG021")
     /// A member the protocol does not define.
     public static let unknownField = RuleID(rawValue: "BRG022")
     /// An error code outside PROTOCOL.md §4.
-    public static let unknownErrorCode = RuleID(rawValue: "BRG023")
+    static let unknownErrorCode = RuleID(rawValue: "BRG023")
     /// The bytes are not valid UTF-8 text.
     public static let invalidUTF8 = RuleID(rawValue: "BRG024")
 }

@@ -54,9 +54,9 @@ public struct ProxyLimits: Sendable, Hashable {
     /// Message bytes waiting for the archive writer. Past it, messages are still relayed
     /// but not recorded, and a `drop` event counts them: the proxy never stalls the
     /// session for the recorder. Default 64 MiB.
-    public var maxQueuedBytes: Int
+    var maxQueuedBytes: Int
     /// Seconds open connections get to close at the end of a recording. Default 2.
-    public var shutdownGrace: Double
+    var shutdownGrace: Double
     /// Seconds to connect to the upstream and complete its WebSocket upgrade; past it the
     /// page is closed with 1014 and the archive gets an `error` event saying which step
     /// did not finish. Default 5.

@@ -42,7 +42,7 @@ public enum ProjectPaths {
 }
 
 /// A test fixture that is not where the tests expect it.
-public struct MissingFixture: Error, CustomStringConvertible {
+struct MissingFixture: Error, CustomStringConvertible {
     /// The absolute path that does not exist.
     public var path: String
     /// Names the path and what to do.

@@ -8,7 +8,7 @@ public struct StaticRoutes: Sendable {
         /// HTTP status code.
         public var status: Int
         /// Content-Type.
-        public var contentType: String
+        var contentType: String
         /// Body.
         public var body: [UInt8]
     }

@@ -63,7 +63,7 @@ public struct WebSocketServerConfiguration: Sendable {
 }
 
 /// Decides whether a WebSocket handshake's `Origin` is allowed (PROTOCOL.md §6).
-public struct OriginPolicy: Sendable {
+struct OriginPolicy: Sendable {
     /// Exact allowed origins; empty means loopback origins only.
     public var allowed: [String]
 
@@ -80,7 +80,7 @@ public struct OriginPolicy: Sendable {
     }
 
     /// `http(s)://127.x.x.x`, `localhost` or `[::1]`, with any port.
-    public static func isLoopback(_ origin: String) -> Bool {
+    static func isLoopback(_ origin: String) -> Bool {
         let lower = origin.lowercased()
         let rest: Substring
         if lower.hasPrefix("http://") { rest = lower.dropFirst(7) } else if lower.hasPrefix("https://") { rest = lower.dropFirst(8) } else { return false }

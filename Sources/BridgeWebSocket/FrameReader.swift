@@ -34,7 +34,7 @@ public struct FrameReader: Sendable {
     /// Whether a frame has begun and is not complete.
     public var inFrame: Bool { current != nil || !headerBytes.isEmpty }
     /// The partial frame's header, once read.
-    public var pendingHeader: WebSocketFrameHeader? { current }
+    var pendingHeader: WebSocketFrameHeader? { current }
 
     /// Reads from `input` as far as the next event.
     public mutating func next(from input: inout ByteBuffer) -> Step {

@@ -47,7 +47,7 @@ public final class MemoryBudget: Sendable {
     /// Bytes counted now, across connections.
     public var heldBytes: Int { state.withLock { $0.held } }
     /// The most bytes ever counted at once.
-    public var peakBytes: Int { state.withLock { $0.peak } }
+    var peakBytes: Int { state.withLock { $0.peak } }
     /// How many connections hold more than ``smallAllowance`` now.
     public var holderCount: Int { state.withLock { $0.holders.count } }
 

@@ -52,5 +52,5 @@ public enum MemoryRelease {
     }
 
     /// Trims the heap now (tests, and after a burst of closes).
-    public static func trimNow() { _ = functions.trim?(0) }
+    static func trimNow() { _ = functions.trim?(0) }
 }

@@ -27,7 +27,7 @@ public struct MessageAssembler: Sendable {
         /// 0xA.
         public static let pong = Opcode(rawValue: 0xA)
         /// Whether this is a control opcode (0x8–0xF).
-        public var isControl: Bool { rawValue & 0x8 != 0 }
+        var isControl: Bool { rawValue & 0x8 != 0 }
     }
 
     /// The header bits of one frame.

@@ -5,9 +5,9 @@
 /// 30,000 ms. Override per action with `--timeout ACTION=MS`.
 public struct ActionTimeouts: Sendable, Hashable {
     /// Timeout for actions without an entry, in milliseconds. Default 30,000.
-    public var defaultMilliseconds: Int64
+    var defaultMilliseconds: Int64
     /// Timeouts by action, in milliseconds.
-    public var perAction: [String: Int64]
+    var perAction: [String: Int64]
 
     /// The PROTOCOL.md §2 defaults.
     public init(defaultMilliseconds: Int64 = 30_000,
@@ -27,7 +27,7 @@ public struct ActionTimeouts: Sendable, Hashable {
     }
 
     /// Largest accepted override: one day, in milliseconds.
-    public static let maxMilliseconds: Int64 = 86_400_000
+    static let maxMilliseconds: Int64 = 86_400_000
 
     /// Parses `ACTION=MS` (for example `nfc.read=60000`); `*=MS` sets the default.
     /// Throws ``AnalysisError`` with a reason when the text is not of that form or the

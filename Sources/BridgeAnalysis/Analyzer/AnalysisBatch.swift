@@ -20,13 +20,13 @@ public struct AggregateReport: Sendable, Hashable {
     /// Sessions analysed.
     public var sessions: Int
     /// Inputs that failed.
-    public var failedInputs: Int
+    var failedInputs: Int
     /// Records, messages, requests and unanswered requests over all sessions.
     public var records: Int, messages: Int, requests: Int, unanswered: Int
     /// Findings per rule over all sessions.
     public var ruleCounts: [RuleCount]
     /// Sessions in which each rule fired, by rule id.
-    public var sessionsPerRule: [RuleID: Int]
+    var sessionsPerRule: [RuleID: Int]
     /// Latency per action over all sessions (histograms merged).
     public var latency: [ActionLatency]
 
@@ -84,7 +84,7 @@ public struct BatchAnalyzer: Sendable {
     /// than ``jobs`` (``analyzeConcurrently(_:)``). Default false: on a machine whose
     /// other cores are busy it was 5-20% slower than one task (docs/PERFORMANCE.md,
     /// "Analysis"); it pays only with an idle core.
-    public var splitsReading = false
+    var splitsReading = false
 
     /// Creates a batch analyzer.
     public init(configuration: AnalyzerConfiguration = AnalyzerConfiguration(), jobs: Int,

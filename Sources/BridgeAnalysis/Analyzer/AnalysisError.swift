@@ -10,7 +10,7 @@ public struct AnalysisError: Error, Sendable, Hashable, CustomStringConvertible 
         public var description: String { rawValue }
 
         /// An option value is malformed (a usage error).
-        public static let badOption = Code(rawValue: "bad-option")
+        static let badOption = Code(rawValue: "bad-option")
         /// The input cannot be opened or read (an I/O error).
         public static let unreadableInput = Code(rawValue: "unreadable-input")
         /// The input's kind is not one the analyzer reads.

@@ -17,7 +17,7 @@ public struct SessionSummary: Sendable, Hashable {
     /// Requests without a final response at the end.
     public var unanswered: Int = 0
     /// First capture time (ns since the epoch), when any record had one.
-    public var firstTime: Int64?
+    var firstTime: Int64?
     /// Last capture time (ns since the epoch).
     public var lastTime: Int64?
 
@@ -35,7 +35,7 @@ public struct SessionSummary: Sendable, Hashable {
 /// the renderers turn into text, JSON (`docs/REPORT.md`), JUnit XML or HTML.
 public struct AnalysisReport: Sendable, Hashable {
     /// The JSON report schema version this library writes (`docs/REPORT.md`).
-    public static let schemaVersion = 1
+    static let schemaVersion = 1
 
     /// Where the session came from (a file path, or a name given by the caller).
     public var source: String

@@ -13,9 +13,9 @@ public struct AnalyzerConfiguration: Sendable, Hashable {
     public var maxPendingRequests: Int
     /// BUSY answers on one slot within ``busyStormWindowMilliseconds`` above which
     /// `busy-retry-storm` fires. Default 3.
-    public var busyStormCount: Int
+    var busyStormCount: Int
     /// The `busy-retry-storm` window. Default 2,000 ms.
-    public var busyStormWindowMilliseconds: Int64
+    var busyStormWindowMilliseconds: Int64
     /// Memory limits.
     public var limits: Limits
 
@@ -44,10 +44,10 @@ public struct AnalyzerConfiguration: Sendable, Hashable {
         /// forgotten id is then `unknown-correlation`). Default 100,000.
         public var maxRememberedIDsPerConnection: Int
         /// Slowest examples kept per action. Default 5.
-        public var slowestPerAction: Int
+        var slowestPerAction: Int
         /// Longest correlationId or action kept, in bytes; longer ones are cut (a hostile
         /// id cannot inflate memory). Default 256.
-        public var maxIdentifierBytes: Int
+        var maxIdentifierBytes: Int
         /// Connections tracked one by one; records of further connections are analysed
         /// together as the connection `(other connections)`. Default 10,000.
         public var maxConnections: Int

@@ -35,12 +35,12 @@ public enum FailPolicy {
     /// Whether the report rests on incomplete evidence: the input was damaged or
     /// truncated, or the recorder lost traffic (`capture-error`, `capture-gap`). A
     /// report that finds nothing in half a session must not say PASS.
-    public static func isIncomplete(_ counts: [RuleCount]) -> Bool {
+    static func isIncomplete(_ counts: [RuleCount]) -> Bool {
         counts.contains { ($0.rule == .captureError || $0.rule == .captureGap) && $0.count > 0 }
     }
 
     /// Whether one report rests on incomplete evidence.
-    public static func isIncomplete(_ report: AnalysisReport) -> Bool {
+    static func isIncomplete(_ report: AnalysisReport) -> Bool {
         isIncomplete(report.ruleCounts)
     }
 
@@ -72,7 +72,7 @@ public struct RenderOptions: Sendable, Hashable {
     /// ANSI colour in text output (only when asked; the CLI asks on a terminal).
     public var color: Bool
     /// Examples shown per rule in text output. Default 5.
-    public var examplesPerRule: Int
+    var examplesPerRule: Int
     /// `--accept-incomplete`: a damaged or truncated input (the recorder was killed)
     /// gets `pass`/`fail` on what could be read instead of `incomplete`.
     public var acceptIncomplete: Bool

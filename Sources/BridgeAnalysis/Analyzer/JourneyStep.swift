@@ -79,11 +79,11 @@ public struct ConnectionReport: Sendable, Hashable {
     /// The connection id (`-` when the input names none).
     public var id: String
     /// First capture time on this connection (ns).
-    public var firstTime: Int64
+    var firstTime: Int64
     /// Last capture time on this connection (ns).
     public var lastTime: Int64
     /// Messages from the web side.
-    public var webMessages: Int
+    var webMessages: Int
     /// Messages from the host side.
     public var hostMessages: Int
     /// Requests sent.

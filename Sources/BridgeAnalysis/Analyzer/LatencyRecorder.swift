@@ -7,7 +7,7 @@ public struct LatencySample: Sendable, Hashable {
     /// Its connection.
     public var connection: String
     /// Request to final response, in microseconds.
-    public var micros: Int64
+    var micros: Int64
     /// The request's record number.
     public var record: Int
     /// The session it comes from, in aggregate statistics (nil inside one session's report).
@@ -19,7 +19,7 @@ public struct LatencySample: Sendable, Hashable {
 public struct LatencyBucket: Sendable, Hashable {
     /// The bucket's upper bound in milliseconds (inclusive); `nil` for the last,
     /// unbounded bucket.
-    public var upperMillis: Int64?
+    var upperMillis: Int64?
     /// Requests in the bucket.
     public var count: Int
 }

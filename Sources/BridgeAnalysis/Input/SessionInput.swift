@@ -4,9 +4,9 @@ import Foundation
 /// Finding and opening the inputs of `bridgescope analyze`.
 public enum SessionInput {
     /// File name endings read as tap logs (JSON Lines).
-    public static let tapLogExtensions = ["ndjson", "jsonl"]
+    static let tapLogExtensions = ["ndjson", "jsonl"]
     /// File name endings of session archives (docs/FORMAT.md).
-    public static let archiveExtensions = ["bsz"]
+    static let archiveExtensions = ["bsz"]
 
     /// Opens one input and returns its records, judging it by its content, not its name
     /// (``InputKind``): a session archive through ``ArchiveEventSource``, a tap log through

@@ -17,12 +17,12 @@ public struct JourneyFolding: Sendable {
     }
 
     /// Runs shorter than this are shown whole.
-    public var minimumRun = 4
+    var minimumRun = 4
     /// Above this many rows after folding runs, only the head, the tail and the context
     /// of notable steps are kept.
-    public var maxRows = 200
+    var maxRows = 200
     /// Rows kept at the beginning and at the end of a long journey.
-    public var headAndTail = 40
+    var headAndTail = 40
     /// Rows kept on each side of a notable step.
     public var context = 3
 

@@ -16,7 +16,7 @@ public struct TimeAxis: Sendable {
     /// The stretches, in time order, covering `t0...t1`.
     public private(set) var segments: [Segment] = []
     /// Width given to each break, in pixels.
-    public static let breakWidth = 28.0
+    static let breakWidth = 28.0
 
     /// An axis from `t0` to `t1` over `left...left+width`, with idle gaps between the
     /// `times` (anything drawn: starts, ends, events) longer than a tenth of the span

@@ -6,7 +6,7 @@
 /// #2     22:13:20.523000  --  c1    gap h2w 1200 bytes
 /// # end: 1 records, 1 events, 187 bytes, 0 drops, 1 gaps (1200 bytes), 0 errors
 /// ```
-public struct ArchivePrettyPrinter: Sendable {
+struct ArchivePrettyPrinter: Sendable {
     /// Creates a printer.
     public init() {}
 

@@ -31,7 +31,7 @@ public struct ArchiveFinding: Sendable, Hashable, CustomStringConvertible {
         /// Lines after the trailer, or a second header.
         public static let unexpectedLine = Kind(rawValue: "unexpected-line")
         /// A frame too large to hold for its checksum: its lines were handed out unchecked.
-        public static let unverifiedLines = Kind(rawValue: "unverified-lines")
+        static let unverifiedLines = Kind(rawValue: "unverified-lines")
     }
 
     /// What went wrong.

@@ -86,7 +86,7 @@ public struct ArchiveTrailer: Sendable, Hashable {
     }
 
     /// Counts everything but `endTime`, for comparing what was read with what was written.
-    public func sameCounts(as other: ArchiveTrailer) -> Bool {
+    func sameCounts(as other: ArchiveTrailer) -> Bool {
         records == other.records && events == other.events && bytes == other.bytes
             && drops == other.drops && gaps == other.gaps && gapBytes == other.gapBytes
             && errors == other.errors

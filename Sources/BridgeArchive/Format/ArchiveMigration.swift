@@ -10,7 +10,7 @@ import BridgeJSON
 /// Each step is kept forever, with a fixture archive of its version in the tests.
 ///
 /// Version 1 is the first version, so there is no step yet.
-public enum ArchiveMigration {
+enum ArchiveMigration {
     /// A one-step migration: turns a line object of version `v` into version `v + 1`.
     public typealias Step = @Sendable (inout JSONObject) throws(ArchiveLineError) -> Void
 

@@ -8,13 +8,13 @@ public enum BridgeArchiveFormat {
 
     /// Every format version this build reads (older ones through one-step migrations,
     /// see ``ArchiveMigration``).
-    public static let supportedVersions: ClosedRange<Int> = 1...1
+    static let supportedVersions: ClosedRange<Int> = 1...1
 
     /// The `bridgescope` member value of a header line.
-    public static let headerMarker = "session"
+    static let headerMarker = "session"
 
     /// The `bridgescope` member value of a trailer line.
-    public static let trailerMarker = "trailer"
+    static let trailerMarker = "trailer"
 
     /// Longest line, in bytes without its newline, that a reader buffers or a writer
     /// writes: 64 MiB (67,108,864). A payload whose `text` form would not fit is stored
@@ -24,7 +24,7 @@ public enum BridgeArchiveFormat {
 
     /// The JSON limits used to validate a `msg` payload before writing it verbatim: the
     /// protocol's own (16 MiB, depth 64). Payloads outside them are stored as `text`.
-    public static let messageLimits = JSONLimits.default
+    static let messageLimits = JSONLimits.default
 
     /// The JSON limits a reader applies to one archive line: the line cap for input and
     /// strings, one level of nesting more than ``messageLimits`` (the record object

@@ -13,7 +13,7 @@ public struct InputKind: Sendable, Hashable, CustomStringConvertible {
     /// A session archive: a zstd frame (or a skippable frame) first.
     public static let archive = InputKind(rawValue: "archive")
     /// A libpcap or pcapng packet capture.
-    public static let packetCapture = InputKind(rawValue: "pcap")
+    static let packetCapture = InputKind(rawValue: "pcap")
     /// A tap log (docs/FORMAT.md §9): JSON lines with `t` and `dir` or `event`.
     public static let tapLog = InputKind(rawValue: "tap-log")
     /// Bare envelopes: one JSON message per line, or one JSON text.
@@ -27,7 +27,7 @@ public struct InputKind: Sendable, Hashable, CustomStringConvertible {
 
     /// Bytes to read before judging: enough for the first line of a tap log of small
     /// messages; a longer first line is judged by its start.
-    public static let sniffBytes = 64 << 10
+    static let sniffBytes = 64 << 10
 
     /// How it is called in a sentence ("a packet capture").
     public var description: String {
@@ -44,7 +44,7 @@ public struct InputKind: Sendable, Hashable, CustomStringConvertible {
 
     /// Judges `prefix`, the first bytes of a file (all of it when shorter than
     /// ``sniffBytes``).
-    public static func sniff(_ prefix: [UInt8]) -> InputKind {
+    static func sniff(_ prefix: [UInt8]) -> InputKind {
         guard !prefix.isEmpty else { return .empty }
         if prefix.count >= 4 {
             let m = UInt32(prefix[0]) | UInt32(prefix[1]) << 8 | UInt32(prefix[2]) << 16 | UInt32(prefix[3]) << 24

@@ -49,7 +49,7 @@ public final class ArchiveLineReader {
     /// The longest line buffered (``BridgeArchiveFormat/maxLineBytes`` by default).
     public let maxLineBytes: Int
     /// Log2 of the largest window a frame may ask for. Default 24 (16 MiB).
-    public let maxWindowLog: Int32
+    let maxWindowLog: Int32
     /// Lines completed so far (skipped over-long lines included).
     public internal(set) var linesRead = 0
     /// Compressed bytes consumed so far.

@@ -27,7 +27,7 @@ public struct ArchiveRecordFilter: Sendable, Hashable {
 
     /// Whether no record-only condition (direction, type, action) is set, so events
     /// are shown (filtered by connection when one is given).
-    public var showsEvents: Bool { direction == nil && type == nil && action == nil }
+    var showsEvents: Bool { direction == nil && type == nil && action == nil }
 
     /// Whether `record` passes.
     public func matches(_ record: ArchiveRecord) -> Bool {
@@ -50,7 +50,7 @@ public struct ArchiveRecordFilter: Sendable, Hashable {
 }
 
 /// The few envelope fields a listing shows, read leniently from message bytes.
-public struct EnvelopeSummary: Sendable, Hashable {
+struct EnvelopeSummary: Sendable, Hashable {
     /// `type`, when a string.
     public var type: String?
     /// `payload.action`, when a string.

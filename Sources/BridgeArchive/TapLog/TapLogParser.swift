@@ -69,7 +69,7 @@ public struct TapLogParser: Sendable {
     /// 1970-01-12 and 10^15 ms is the year 33658, so no plausible capture time is
     /// ambiguous. Milliseconds above 9,223,372,036,854 (year 2262) do not fit in 64-bit
     /// nanoseconds and are rejected.
-    public static let nanosecondThreshold: Int64 = 1_000_000_000_000_000
+    static let nanosecondThreshold: Int64 = 1_000_000_000_000_000
 
     /// The longest line buffered. Default ``BridgeArchiveFormat/maxLineBytes`` (64 MiB).
     public let maxLineBytes: Int

@@ -19,7 +19,7 @@ public final class TapSource: RecordingSource {
     /// The connection id given to lines without `conn`: `tap`.
     public static let defaultConnection = "tap"
     /// Bytes read per `read(2)`: 64 KiB.
-    public static let readSize = 64 << 10
+    static let readSize = 64 << 10
 
     /// The path (`-` for standard input).
     public let path: String

@@ -47,7 +47,7 @@ public final class ArchiveWriter {
     public private(set) var statistics = ArchiveWriterStatistics()
     /// Applied to every message appended from now on (nil: none, the default). The
     /// record and the trailer's `bytes` hold what it returns.
-    public var messageTransform: ArchiveMessageTransform?
+    var messageTransform: ArchiveMessageTransform?
 
     private var output: FileOutput
     private let compressor: ZstdCompressor

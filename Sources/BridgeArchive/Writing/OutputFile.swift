@@ -105,7 +105,7 @@ public final class OutputFile {
 
     /// Gives up: closes and removes the temporary file (an existing output is left as it
     /// was). Called on any error and when the value goes away uncommitted.
-    public func abort() {
+    func abort() {
         guard !done else { return }
         done = true
         try? file.close()

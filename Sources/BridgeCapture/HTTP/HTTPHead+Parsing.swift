@@ -11,7 +11,7 @@ extension HTTPHead {
 
     /// Whether `bytes` can start an HTTP/1.x head: `HTTP/` (a response) or an
     /// upper-case method token and a space (a request). Nil when too few bytes to say.
-    public static func looksLikeHead(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+    static func looksLikeHead(_ bytes: UnsafeRawBufferPointer) -> Bool? {
         let response = Array("HTTP/".utf8)
         var responsePrefix = true
         for (i, c) in response.enumerated() where i < bytes.count && bytes[i] != c { responsePrefix = false }

@@ -3,12 +3,12 @@
 public struct HTTPHead: Sendable, Hashable {
     /// Largest head accepted, in bytes (start line, fields and the blank line). Default
     /// 64 KiB; a stream whose head is longer is not followed.
-    public static let maxHeadBytes = 64 << 10
+    static let maxHeadBytes = 64 << 10
     /// Most header fields accepted. 128.
-    public static let maxFields = 128
+    static let maxFields = 128
 
     /// The start line without its line ending.
-    public var startLine: String
+    var startLine: String
     /// Header fields in order, names as sent.
     public var fields: [(name: String, value: String)]
 
@@ -52,7 +52,7 @@ public struct HTTPHead: Sendable, Hashable {
     }
 
     /// Whether a comma-separated field holds `token` (case-insensitive).
-    public func fieldHasToken(_ name: String, _ token: String) -> Bool {
+    func fieldHasToken(_ name: String, _ token: String) -> Bool {
         guard let v = field(name) else { return false }
         return v.split(separator: ",").contains { $0.trimmingWhitespace().lowercased() == token.lowercased() }
     }
@@ -64,13 +64,13 @@ public struct HTTPHead: Sendable, Hashable {
     }
 
     /// The `Content-Length`, nil when absent or invalid.
-    public var contentLength: Int? {
+    var contentLength: Int? {
         guard let v = field("Content-Length"), let n = Int(v.trimmingWhitespace()), n >= 0 else { return nil }
         return n
     }
 
     /// Whether `Transfer-Encoding` is present (a chunked body).
-    public var hasTransferEncoding: Bool { field("Transfer-Encoding") != nil }
+    var hasTransferEncoding: Bool { field("Transfer-Encoding") != nil }
 }
 
 extension Substring {

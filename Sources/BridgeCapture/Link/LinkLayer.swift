@@ -1,8 +1,8 @@
 /// Reads link-layer headers down to the IP packet they carry. Pure functions over the
 /// captured bytes; every offset is checked against the captured length.
-public enum LinkLayer {
+enum LinkLayer {
     /// Most 802.1Q / 802.1ad tags followed in one Ethernet header (QinQ uses two).
-    public static let maxVLANTags = 4
+    static let maxVLANTags = 4
 
     /// Where the network layer starts, or why there is none.
     public enum Result: Sendable, Hashable {

@@ -15,7 +15,7 @@ public struct ReassemblyLimits: Sendable, Hashable {
     /// Acknowledgments from the peer covering bytes never seen that make those bytes a
     /// gap. Default 3: one is not enough, because a capture can hold an ACK just before
     /// the data it acknowledges (reordering between capture points or CPUs).
-    public var ackStrikes: Int
+    var ackStrikes: Int
 
     /// Creates limits; every argument defaults to the documented default.
     public init(maxBufferedBytes: Int = 4 << 20, maxBufferedSegments: Int = 4096,

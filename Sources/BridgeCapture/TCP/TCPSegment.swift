@@ -15,7 +15,7 @@ public struct TCPFlags: OptionSet, Sendable, Hashable {
     /// ACK: the acknowledgment field is significant.
     public static let ack = TCPFlags(rawValue: 0x10)
     /// URG.
-    public static let urg = TCPFlags(rawValue: 0x20)
+    static let urg = TCPFlags(rawValue: 0x20)
 }
 
 /// One TCP segment found in a packet. The payload is not copied: it is the range

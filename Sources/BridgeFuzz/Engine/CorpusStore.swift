@@ -42,7 +42,7 @@ public struct CorpusStore: Sendable {
     }
 
     /// `oracle signature` of every regression file, so old findings are not reported as new.
-    public func knownKeys() -> Set<String> {
+    func knownKeys() -> Set<String> {
         Set(Self.caseFiles(in: regressions).compactMap { path in
             guard let c = try? Self.readCase(path), let o = c.oracle, let s = c.signature else { return nil }
             return "\(o.rawValue) \(s)"
@@ -63,7 +63,7 @@ public struct CorpusStore: Sendable {
     }
 
     /// Saves an interesting case under `generated/bridgescope/` (named by content hash).
-    public func saveGenerated(_ input: FuzzInput) {
+    func saveGenerated(_ input: FuzzInput) {
         let dir = (root as NSString).appendingPathComponent("generated/bridgescope")
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let bytes = FuzzCase(input: input).serialized()

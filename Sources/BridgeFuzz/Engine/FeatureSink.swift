@@ -20,7 +20,7 @@ public struct FeatureSink: Sendable {
     }
 
     /// Adds a feature and the pair (previous feature, this one).
-    public mutating func addSequenced(_ kind: StaticString, _ value: String) {
+    mutating func addSequenced(_ kind: StaticString, _ value: String) {
         var h = FeatureSink.fnv(kind)
         for b in value.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
         add(raw: h)
@@ -34,7 +34,7 @@ public struct FeatureSink: Sendable {
     }
 
     /// Adds `kind:n` with `n` bucketed by powers of two (1, 2, 3-4, 5-8, ...).
-    public mutating func addCount(_ kind: StaticString, _ n: Int) {
+    mutating func addCount(_ kind: StaticString, _ n: Int) {
         let bucket = n <= 0 ? 0 : (Int.bitWidth - (n - 1).leadingZeroBitCount)
         add(kind, String(bucket))
     }

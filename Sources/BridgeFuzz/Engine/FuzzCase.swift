@@ -26,7 +26,7 @@ public struct FuzzCase: Sendable, Hashable {
     }
 
     /// The header's inline scenario, if any.
-    public var scenarioJSON: JSONValue? {
+    var scenarioJSON: JSONValue? {
         guard let s = header?["scenario"], !s.isNull else { return nil }
         return s
     }

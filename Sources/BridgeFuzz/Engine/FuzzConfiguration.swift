@@ -13,9 +13,9 @@ public struct FuzzConfiguration: @unchecked Sendable {
     /// Minimize findings. Default true.
     public var minimize: Bool
     /// Executions one minimization may spend. Default 3,000.
-    public var minimizeBudget: Int
+    var minimizeBudget: Int
     /// Largest corpus kept in memory. Default 20,000.
-    public var maxCorpus: Int
+    var maxCorpus: Int
     /// Whether toggles may be inserted (when the target supports them). Default true.
     public var toggles: Bool
     /// Mutate single messages only (no sequence mutations): the speed benchmark's

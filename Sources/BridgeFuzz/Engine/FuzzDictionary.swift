@@ -1,6 +1,6 @@
 /// The protocol's vocabulary and its near misses, for the protocol-aware and JSON-tree
 /// mutators (the libFuzzer dictionary `tools/fuzz/bridge.dict` holds the same tokens).
-public enum FuzzDictionary {
+enum FuzzDictionary {
     /// Actions PROTOCOL.md §3 names.
     public static let actions = [
         "capability.query", "camera.document.capture", "camera.selfie.capture", "nfc.read",
@@ -9,7 +9,7 @@ public enum FuzzDictionary {
     ]
     /// Near misses of the actions: case, separators, prefixes, extra segments, unicode
     /// look-alikes, empty and malformed names.
-    public static let nearMissActions = [
+    static let nearMissActions = [
         "Capability.Query", "capability.query.", ".capability.query", "capability..query", "capability_query",
         "capability-query", "camera.document", "camera.document.capture.extra", "camera.document.Capture",
         "camera.selfie", "camera.selfie.capture2", "nfc", "nfc.read.", "nfc.Read", "nfc.write", "NFC.READ",
@@ -21,7 +21,7 @@ public enum FuzzDictionary {
     /// Statuses, known and not.
     public static let statuses = ["success", "error", "cancelled", "unsupported", "acknowledged", "canceled", "ok", "", "SUCCESS"]
     /// Error codes, known and not.
-    public static let errorCodes = [
+    static let errorCodes = [
         "BUSY", "UNSUPPORTED_ACTION", "CAPABILITY_UNAVAILABLE", "CAMERA_DENIED", "NFC_NOT_AVAILABLE", "NFC_ERROR",
         "CAPTURE_FAILED", "UNSUPPORTED", "PERMISSION_DENIED", "CANCELLED", "TIMEOUT", "INVALID_REQUEST",
         "INTERNAL_ERROR", "VERSION_MISMATCH", "busy", "", "E_UNKNOWN",
@@ -34,12 +34,12 @@ public enum FuzzDictionary {
         "message", "recoverable", "correlationID", "correlation_id", "Version", "payLoad", "id",
     ]
     /// Data member names the journeys use.
-    public static let dataKeys = [
+    static let dataKeys = [
         "documentType", "side", "imageData", "width", "height", "mimeType", "reason", "journey", "status",
         "referenceId", "chipRead", "dataGroups", "orientation", "constraints", "supported",
     ]
     /// Data values the journeys use.
-    public static let dataStrings = ["passport", "front", "back", "single", "image/png", "image/jpeg", "landscape", "DG1"]
+    static let dataStrings = ["passport", "front", "back", "single", "image/png", "image/jpeg", "landscape", "DG1"]
     /// Boundary numbers, as lexemes: -0, overflowing doubles, 2^53 ± 1, Int64 edges, huge
     /// integers, tiny fractions, seconds-looking timestamps.
     public static let numbers = [
@@ -57,7 +57,7 @@ public enum FuzzDictionary {
     ]
     /// Raw fragments for splicing into serialized messages (escapes the parser must handle
     /// or refuse: lone surrogates, bad escapes, overlong UTF-8, control bytes, comments).
-    public static let rawFragments: [[UInt8]] = [
+    static let rawFragments: [[UInt8]] = [
         Array("\\ud800".utf8), Array("\\udc00".utf8), Array("\\ud83d\\ude00".utf8), Array("\\u0000".utf8),
         Array("\\x41".utf8), Array("\\u12".utf8), Array(",".utf8), Array(",}".utf8), Array(",]".utf8),
         Array("/* c */".utf8), Array("NaN".utf8), Array("Infinity".utf8), Array("\u{FEFF}".utf8),

@@ -33,14 +33,14 @@ public final class FuzzEngine {
     /// Findings so far, by violation key (oracle and signature).
     public private(set) var findings: [String: FuzzFinding] = [:]
     /// Keys already known (from earlier runs' regression files): not reported again.
-    public var knownKeys: Set<String> = []
+    var knownKeys: Set<String> = []
     /// Called before each execution with the case about to run (the worker records it
     /// where its supervisor can read it after a crash).
-    public var willRun: ((FuzzInput) -> Void)?
+    var willRun: ((FuzzInput) -> Void)?
     /// Called with each new finding.
     public var onFinding: ((FuzzFinding) -> Void)?
     /// Called with new corpus entries (to save them).
-    public var onNewCorpusEntry: ((FuzzInput) -> Void)?
+    var onNewCorpusEntry: ((FuzzInput) -> Void)?
 
     var rng: FuzzRandom
     let checker: TraceChecker

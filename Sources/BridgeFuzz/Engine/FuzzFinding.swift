@@ -7,9 +7,9 @@ public struct FuzzFinding: Sendable {
     /// The case.
     public var input: FuzzInput
     /// Steps and bytes before minimization.
-    public var originalSteps: Int
+    var originalSteps: Int
     /// Bytes before minimization.
-    public var originalBytes: Int
+    var originalBytes: Int
     /// Whether the case was minimized.
     public var minimized: Bool
     /// Executions done when it was found.
@@ -35,7 +35,7 @@ public struct FuzzFinding: Sendable {
     }
 
     /// FNV-1a over UTF-8, 48 bits: stable across runs and platforms (unlike `Hasher`).
-    public static func stableHash(_ s: String) -> UInt64 {
+    static func stableHash(_ s: String) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
         return h & 0xFFFF_FFFF_FFFF

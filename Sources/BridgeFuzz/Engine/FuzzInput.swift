@@ -29,10 +29,10 @@ public struct FuzzInput: Sendable, Hashable {
     }
 
     /// Total virtual time the steps wait.
-    public var totalDelayMs: Int64 { steps.reduce(0) { $0 &+ $1.delayMs } }
+    var totalDelayMs: Int64 { steps.reduce(0) { $0 &+ $1.delayMs } }
 
     /// The input without toggles (what a black-box target can be sent).
-    public var withoutToggles: FuzzInput {
+    var withoutToggles: FuzzInput {
         FuzzInput(steps.filter { if case .toggle = $0.kind { return false } else { return true } })
     }
 }
@@ -78,10 +78,10 @@ public enum FuzzLimits {
     /// than the host's 16 MiB limit by the `oversize` mutation, which is counted apart).
     public static let maxInputBytes = 4 << 20
     /// Longest wait of one step: one hour of virtual time.
-    public static let maxStepDelayMs: Int64 = 3_600_000
+    static let maxStepDelayMs: Int64 = 3_600_000
     /// How long the host gets to go quiet after the last step, in virtual time: two hours
     /// (a scripted latency is at most one hour).
-    public static let quietLimitMs: Int64 = 7_200_000
+    static let quietLimitMs: Int64 = 7_200_000
     /// Largest case file read from disk: 64 MiB.
-    public static let maxCaseFileBytes = 64 << 20
+    static let maxCaseFileBytes = 64 << 20
 }

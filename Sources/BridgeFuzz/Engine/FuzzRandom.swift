@@ -51,7 +51,7 @@ public struct FuzzRandom: RandomNumberGenerator, Sendable {
     }
 
     /// An index chosen with probability proportional to `weights` (all zero: index 0).
-    public mutating func weighted(_ weights: [Int]) -> Int {
+    mutating func weighted(_ weights: [Int]) -> Int {
         let total = weights.reduce(0, +)
         guard total > 0 else { return 0 }
         var r = below(total)
@@ -63,7 +63,7 @@ public struct FuzzRandom: RandomNumberGenerator, Sendable {
     }
 
     /// A small count, biased toward small values: 1 most often, rarely up to `max`.
-    public mutating func smallCount(max: Int) -> Int {
+    mutating func smallCount(max: Int) -> Int {
         var n = 1
         while n < max && oneIn(2) { n += 1 }
         return n

@@ -14,7 +14,7 @@ public enum FuzzReproducer {
         /// The number of host messages seen.
         public var received: Int
         /// Whether the file's own oracle and signature came back.
-        public var reproducedOriginal: Bool {
+        var reproducedOriginal: Bool {
             guard let o = file.oracle, let s = file.signature else { return !violations.isEmpty }
             return violations.contains { $0.oracle == o && $0.signature == s }
         }

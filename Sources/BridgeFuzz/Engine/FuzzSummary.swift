@@ -37,7 +37,7 @@ public struct FuzzSummary: Sendable {
     public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }
 
     /// New findings by oracle.
-    public var byOracle: [Oracle: Int] {
+    var byOracle: [Oracle: Int] {
         var out: [Oracle: Int] = [:]
         for f in findings { out[f.violation.oracle, default: 0] += 1 }
         return out

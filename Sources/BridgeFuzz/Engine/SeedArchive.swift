@@ -15,7 +15,7 @@ import Foundation
 /// Session archives (`*.bsz`) go through ``loadSessionArchive(_:)``.
 public enum SeedArchive {
     /// Longest delay taken from a recording.
-    public static let maxDelayMs: Int64 = 60_000
+    static let maxDelayMs: Int64 = 60_000
 
     /// Loads the seeds in `path` (`*.bsz` or JSON Lines).
     public static func load(_ path: String) throws -> [FuzzInput] {
@@ -32,7 +32,7 @@ public enum SeedArchive {
     /// Session archives (`*.bsz`, docs/FORMAT.md), read with BridgeArchive's reader: each
     /// connection's `w2h` payloads (exact bytes) with their capture times. A damaged or
     /// truncated archive gives what could be read.
-    public static func loadSessionArchive(_ path: String) throws -> [FuzzInput] {
+    static func loadSessionArchive(_ path: String) throws -> [FuzzInput] {
         let reader: ArchiveReader
         do { reader = try ArchiveReader(path: path) } catch { throw FuzzError(.io, "\(path): \(error)") }
         var records: [(connection: String, timeMs: Int64?, bytes: [UInt8])] = []

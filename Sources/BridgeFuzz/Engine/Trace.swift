@@ -23,11 +23,11 @@ public struct Trace: Sendable {
     public var timersAfterQuiet: Int?
     /// The virtual time the host needed to go quiet, when it never did within
     /// ``FuzzLimits/quietLimitMs`` (in-process only).
-    public var neverQuiet = false
+    var neverQuiet = false
     /// A crash or disconnection seen over the wire (black-box targets).
-    public var targetFailure: String?
+    var targetFailure: String?
     /// Behaviour features beyond the messages (host log event codes), for corpus feedback.
-    public var extraFeatures: [UInt64] = []
+    var extraFeatures: [UInt64] = []
 
     /// Creates an empty trace.
     public init(exactTiming: Bool) {

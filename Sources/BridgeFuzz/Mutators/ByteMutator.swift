@@ -3,9 +3,9 @@
 /// integer changes. With `useDictionary` false it is a plain libFuzzer-style byte mutator
 /// (the bug-finding benchmark's baseline); with it true it also splices protocol tokens
 /// and hostile fragments.
-public struct ByteMutator: Sendable {
+struct ByteMutator: Sendable {
     /// Splice dictionary tokens and hostile fragments too.
-    public var useDictionary: Bool
+    var useDictionary: Bool
     /// Largest result, in bytes.
     public var maxSize: Int
 

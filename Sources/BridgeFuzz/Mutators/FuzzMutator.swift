@@ -30,7 +30,7 @@ public struct FuzzMutator: Sendable {
     /// Whether toggles may be inserted (in-process targets only).
     public var toggles: Bool
     /// Family weights, in ``Family/allCases`` order. Default 30/30/15/25.
-    public var weights: [Int]
+    var weights: [Int]
 
     /// Creates a mutator.
     public init(mode: Mode = .structureAware, toggles: Bool = true, weights: [Int] = [30, 30, 15, 25]) {

@@ -18,23 +18,23 @@ public struct ScenarioToggle: RawRepresentable, Sendable, Hashable, CustomString
     /// `camera.document` disabled (handler kept): reported `supported: false`.
     public static let documentDisable = ScenarioToggle(rawValue: "camera.document:disable")
     /// `camera.document` enabled again.
-    public static let documentEnable = ScenarioToggle(rawValue: "camera.document:enable")
+    static let documentEnable = ScenarioToggle(rawValue: "camera.document:enable")
     /// `camera.document` loses its handler (absent from `capability.query`).
-    public static let documentRemoveHandler = ScenarioToggle(rawValue: "camera.document:remove-handler")
+    static let documentRemoveHandler = ScenarioToggle(rawValue: "camera.document:remove-handler")
     /// `camera.document` permission becomes `denied`.
-    public static let documentDenied = ScenarioToggle(rawValue: "camera.document:permission-denied")
+    static let documentDenied = ScenarioToggle(rawValue: "camera.document:permission-denied")
     /// `camera.document` permission becomes `granted`.
-    public static let documentGranted = ScenarioToggle(rawValue: "camera.document:permission-granted")
+    static let documentGranted = ScenarioToggle(rawValue: "camera.document:permission-granted")
     /// `camera.selfie` disabled.
     public static let selfieDisable = ScenarioToggle(rawValue: "camera.selfie:disable")
     /// `camera.selfie` enabled again.
-    public static let selfieEnable = ScenarioToggle(rawValue: "camera.selfie:enable")
+    static let selfieEnable = ScenarioToggle(rawValue: "camera.selfie:enable")
     /// `camera.selfie` loses its handler.
-    public static let selfieRemoveHandler = ScenarioToggle(rawValue: "camera.selfie:remove-handler")
+    static let selfieRemoveHandler = ScenarioToggle(rawValue: "camera.selfie:remove-handler")
     /// `camera.selfie` permission becomes `notDetermined`.
-    public static let selfieNotDetermined = ScenarioToggle(rawValue: "camera.selfie:permission-notDetermined")
+    static let selfieNotDetermined = ScenarioToggle(rawValue: "camera.selfie:permission-notDetermined")
     /// Every custom capability is unregistered.
-    public static let customUnregisterAll = ScenarioToggle(rawValue: "custom:unregister-all")
+    static let customUnregisterAll = ScenarioToggle(rawValue: "custom:unregister-all")
 
     /// The toggles this version runs.
     public static let known: [ScenarioToggle] = [

@@ -64,7 +64,7 @@ public struct CapabilityModel: Sendable, Hashable {
     }
 
     /// The expected `capabilities` entries by id.
-    public var expectedCapabilities: [String: JSONValue] {
+    var expectedCapabilities: [String: JSONValue] {
         var out: [String: JSONValue] = [:]
         func entry(supported: Bool, version: String, permission: String?) -> JSONValue {
             var members: [JSONObject.Member] = [.init(key: "supported", value: .bool(supported)),

@@ -17,17 +17,17 @@ public enum JSONAgreement {
         public var description: String { rawValue }
 
         /// Foundation accepts a trailing comma in arrays and objects; RFC 8259 does not.
-        public static let trailingComma = KnownDifference(rawValue: "trailing-comma")
+        static let trailingComma = KnownDifference(rawValue: "trailing-comma")
         /// BridgeJSON stops at depth 64 (PROTOCOL.md §6); Foundation at 512.
-        public static let nestingLimit = KnownDifference(rawValue: "nesting-limit")
+        static let nestingLimit = KnownDifference(rawValue: "nesting-limit")
         /// BridgeJSON's other limits (number lexeme over 1,024 bytes, string, member count).
-        public static let bridgeLimits = KnownDifference(rawValue: "bridgejson-limits")
+        static let bridgeLimits = KnownDifference(rawValue: "bridgejson-limits")
         /// Foundation rejects numbers that overflow a Double (`1e309`); BridgeJSON keeps any
         /// lexeme (huge integers and underflowing numbers are accepted by both).
-        public static let numberRange = KnownDifference(rawValue: "number-range")
+        static let numberRange = KnownDifference(rawValue: "number-range")
         /// Foundation guesses UTF-16/UTF-32 from NUL bytes at the start and skips a
         /// byte-order mark; BridgeJSON reads UTF-8 only and rejects a BOM.
-        public static let encodingDetection = KnownDifference(rawValue: "encoding-detection")
+        static let encodingDetection = KnownDifference(rawValue: "encoding-detection")
 
         /// Every known difference.
         public static let all: [KnownDifference] = [

@@ -29,7 +29,7 @@ public struct MessageOracles: Sendable {
 
     /// The JSON half of ``Oracle/roundTrip``: parse → write → parse gives the same value
     /// and duplicate keys, and writing it again gives the same bytes.
-    public func jsonRoundTrip(_ message: [UInt8]) -> [Violation] {
+    func jsonRoundTrip(_ message: [UInt8]) -> [Violation] {
         var out: [Violation] = []
         func fail(_ signature: String, _ text: String) {
             out.append(Violation(.roundTrip, signature: signature, text))
@@ -56,7 +56,7 @@ public struct MessageOracles: Sendable {
     /// envelope, a clean envelope stays clean, and `EnvelopeEncoder` writes what
     /// `JSONWriter` writes. `first` is the message's web-to-host decoding when the caller
     /// already has it.
-    public func envelopeRoundTrip(_ message: [UInt8], first known: DecodeResult? = nil) -> [Violation] {
+    func envelopeRoundTrip(_ message: [UInt8], first known: DecodeResult? = nil) -> [Violation] {
         var out: [Violation] = []
         func fail(_ signature: String, _ text: String) {
             out.append(Violation(.roundTrip, signature: signature, text))

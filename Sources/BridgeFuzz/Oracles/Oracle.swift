@@ -24,12 +24,12 @@ public struct Oracle: RawRepresentable, Sendable, Hashable, Comparable, CustomSt
     public static let hostOutputRules = Oracle(rawValue: "host-output-rules")
     /// At most one active capture per typed slot; a second one is answered `BUSY`, and
     /// `BUSY` is only answered when the slot (or the pending limit) is really busy.
-    public static let oneCapturePerSlot = Oracle(rawValue: "one-capture-per-slot")
+    static let oneCapturePerSlot = Oracle(rawValue: "one-capture-per-slot")
     /// `capability.query` answers agree with the scenario and the toggles applied so far.
     public static let capabilityQuery = Oracle(rawValue: "capability-query")
     /// Once the web side goes quiet, the host's pending requests and timers drain to
     /// nothing (in-process only).
-    public static let pendingDrains = Oracle(rawValue: "pending-drains")
+    static let pendingDrains = Oracle(rawValue: "pending-drains")
     /// decode → encode → decode gives the same envelope, and parse → write → parse the same
     /// JSON value; a message decoded with zero findings is accepted by `EnvelopeEncoder`
     /// and comes out byte-identical to the writer's output.
@@ -45,7 +45,7 @@ public struct Oracle: RawRepresentable, Sendable, Hashable, Comparable, CustomSt
     ]
 
     /// Oracles that can be judged over the wire against a black-box host.
-    public static let overTheWire: [Oracle] = [
+    static let overTheWire: [Oracle] = [
         .crash, .oneResponse, .hostOutputRules, .oneCapturePerSlot, .capabilityQuery, .roundTrip, .jsonAgreement,
     ]
 }

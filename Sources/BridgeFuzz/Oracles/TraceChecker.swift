@@ -28,7 +28,7 @@ public struct TraceChecker: Sendable {
     }
 
     /// A checker that remembers decode results between traces (for one engine's thread).
-    public func caching() -> TraceChecker {
+    func caching() -> TraceChecker {
         var c = self
         c.cache = DecodeCache()
         return c

@@ -4,7 +4,7 @@ import BridgeHost
 /// in-process host traps as soon as it receives a message containing `marker`, so tests
 /// and the nightly script can check end to end that a trap is caught, its case kept,
 /// minimized and written, and the worker restarted. Never set in normal runs.
-public struct SelfTestTrap: HostInterceptor {
+struct SelfTestTrap: HostInterceptor {
     /// The bytes that trigger the trap.
     public let marker: [UInt8]
 

@@ -9,7 +9,7 @@ import Darwin
 /// still has the case that killed it, and when the count stops moving it knows the
 /// worker hangs. Layout: `u64 magic`, `u64 executions`, `u64 length`, then the case in
 /// ``FuzzInput/binary()`` form.
-public final class SharedInputSlot: @unchecked Sendable {
+final class SharedInputSlot: @unchecked Sendable {
     /// Bytes mapped: 16 MiB (a case is at most 4 MiB of messages plus framing; a bigger one
     /// is recorded as truncated and cannot be replayed).
     public static let size = 16 << 20
@@ -47,10 +47,10 @@ public final class SharedInputSlot: @unchecked Sendable {
     }
 
     /// Executions counted so far.
-    public var executions: UInt64 { (base + 8).load(as: UInt64.self) }
+    var executions: UInt64 { (base + 8).load(as: UInt64.self) }
 
     /// The last case recorded, if complete.
-    public var lastInput: FuzzInput? {
+    var lastInput: FuzzInput? {
         let n = Int((base + 16).load(as: UInt64.self))
         guard n > 0, n <= Self.size - Self.headerBytes else { return nil }
         return FuzzInput(binary: UnsafeRawBufferPointer(start: base + Self.headerBytes, count: n))

@@ -15,10 +15,10 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
     /// The scenario the host runs, when known (enables the capability and routing checks).
     public let scenario: Scenario?
     /// Longest real wait of one step (delays are capped so a case stays short). Default 2 s.
-    public var maxStepDelayMs: Int64 = 2_000
+    var maxStepDelayMs: Int64 = 2_000
     /// How long the host gets after its input closes to answer and exit. Default 5 s,
     /// or the scenario's longest latency plus 2 s when longer.
-    public var quietMs: Int64
+    var quietMs: Int64
 
     /// Creates the target.
     public init(command: String, scenario: Scenario?) {

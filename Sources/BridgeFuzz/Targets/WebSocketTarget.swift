@@ -17,11 +17,11 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
     /// responses. See docs/FUZZING.md, "Known problems".
     public var deflate = false
     /// Longest real wait of one step. Default 2 s.
-    public var maxStepDelayMs: Int64 = 2_000
+    var maxStepDelayMs: Int64 = 2_000
     /// How long to wait for answers after the last step. Default 2 s, or the scenario's
     /// longest latency plus 1 s when longer; the wait ends early once nothing has come for
     /// half a second past the scenario's longest latency.
-    public var quietMs: Int64
+    var quietMs: Int64
     let settleMs: Int64
 
     /// Creates the target.

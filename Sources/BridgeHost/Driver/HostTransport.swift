@@ -48,7 +48,7 @@ public final class MemoryTransport: HostTransport {
     }
 
     /// Called by the host when its run ends: ``sent`` finishes after the last message.
-    public func finishSending() {
+    func finishSending() {
         sentContinuation.finish()
     }
 }

@@ -30,10 +30,10 @@ public final class VirtualClock: HostClock, Sendable {
     public var now: Int64 { state.withLock { $0.now } }
 
     /// How many tasks are sleeping on this clock.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// The earliest deadline among sleepers, if any.
-    public var nextDeadline: Int64? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
+    var nextDeadline: Int64? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
 
     /// Moves time forward by `milliseconds` (negative values are ignored) and resumes
     /// every sleeper whose deadline is now reached.

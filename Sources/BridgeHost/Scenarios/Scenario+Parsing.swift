@@ -6,7 +6,7 @@ extension Scenario {
     /// Largest accepted scenario file: 1 MiB.
     public static let maxFileBytes = 1 << 20
     /// Most outcomes in one capability's list, and most events.
-    public static let maxListLength = 1000
+    static let maxListLength = 1000
 
     /// Reads a scenario file (docs/SCENARIOS.md). Errors name the field's JSON path and
     /// its byte offset, line and column.

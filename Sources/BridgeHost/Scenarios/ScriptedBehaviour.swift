@@ -7,7 +7,7 @@ import BridgeProtocol
 /// fuzzer replay thousands of journeys a second.
 public struct ScriptedBehaviour: Sendable, Hashable {
     /// Largest accepted latency: one hour.
-    public static let maxLatencyMs: Int64 = 3_600_000
+    static let maxLatencyMs: Int64 = 3_600_000
 
     /// Delay between the request and its response, in milliseconds (0 ... ``maxLatencyMs``).
     public var latencyMs: Int64

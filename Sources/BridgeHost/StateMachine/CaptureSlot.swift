@@ -30,7 +30,7 @@ public struct CaptureSlot: Sendable {
 
     /// Serves the slot with a ``ScriptedBehaviour`` run by the state machine (scenario
     /// hosts); replaces any handler closure. `nil` removes it.
-    public func setScript(_ behaviour: ScriptedBehaviour?) {
+    func setScript(_ behaviour: ScriptedBehaviour?) {
         host.core.withLock { c in
             c.slotHandlers[kind] = nil
             c.machine.setSlotHandler(kind, behaviour.map { .scripted($0) })

@@ -8,7 +8,7 @@ public struct RequestToken: Sendable, Hashable, CustomStringConvertible {
     /// The request's correlationId.
     public var correlationId: String
     /// Serial number assigned when the request was routed (1, 2, ...).
-    public var serial: UInt64
+    var serial: UInt64
 
     /// Creates a token.
     public init(correlationId: String, serial: UInt64) {

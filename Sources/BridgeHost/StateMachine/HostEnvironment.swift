@@ -21,7 +21,7 @@ public struct HostEnvironment: RawRepresentable, Sendable, Hashable, CustomStrin
     public static let known: [HostEnvironment] = [.ios, .android, .web]
 
     /// The prefix of host event correlation ids: `<environment>-event-`.
-    public var eventIDPrefix: String { rawValue + "-event-" }
+    var eventIDPrefix: String { rawValue + "-event-" }
 }
 
 /// A capability's permission state, reported in `capability.query` (PROTOCOL.md §3).

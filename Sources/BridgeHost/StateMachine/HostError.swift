@@ -15,9 +15,9 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A scenario file could not be read.
         public static let unreadableScenario = Code(rawValue: "unreadable-scenario")
         /// An event or response the encoder refuses (it would not decode cleanly).
-        public static let invalidEnvelope = Code(rawValue: "invalid-envelope")
+        static let invalidEnvelope = Code(rawValue: "invalid-envelope")
         /// An image could not be encoded (zlib or TurboJPEG failed).
-        public static let imageEncoding = Code(rawValue: "image-encoding")
+        static let imageEncoding = Code(rawValue: "image-encoding")
         /// A transport could not send or receive.
         public static let transport = Code(rawValue: "transport")
         /// The host was used in a way its contract forbids (e.g. `run` twice).

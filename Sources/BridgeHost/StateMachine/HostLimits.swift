@@ -19,7 +19,7 @@ public struct HostLimits: Sendable, Hashable {
     /// Most bytes (as received) the history keeps; the oldest go first. Default 32 MiB.
     public var maxReceivedHistoryBytes: Int
     /// Most scheduled host events (scenario `events`). Default 1,000.
-    public var maxScheduledEvents: Int
+    var maxScheduledEvents: Int
 
     /// Creates limits; every argument defaults to the documented default.
     public init(json: JSONLimits = .default, maxPendingRequests: Int = 1000, maxPendingBytes: Int = 64 << 20,

@@ -58,7 +58,7 @@ extension HostStateMachine {
 
     /// A handler's responder was dropped without answering: the host answers
     /// `error` / `INTERNAL_ERROR` so the request still gets exactly one final response.
-    public mutating func responderDropped(_ token: RequestToken, now: Int64) -> [HostAction] {
+    mutating func responderDropped(_ token: RequestToken, now: Int64) -> [HostAction] {
         guard let p = pending[token.correlationId], p.token == token else { return [] }
         var out: [HostAction] = [.log(HostLogEntry(.warning, "responder-dropped",
             "the handler for \(p.request.payload.action) dropped its responder without answering; answering INTERNAL_ERROR",
@@ -110,7 +110,7 @@ extension HostStateMachine {
 
     /// Schedules a host event `delayMs` from `now` (scenario `events`). Refused beyond
     /// ``HostLimits/maxScheduledEvents``.
-    public mutating func scheduleEvent(_ action: Action, data: JSONObject?, delayMs: Int64, now: Int64) -> [HostAction] {
+    mutating func scheduleEvent(_ action: Action, data: JSONObject?, delayMs: Int64, now: Int64) -> [HostAction] {
         let scheduled = timers.values.filter { if case .event = $0 { return true } else { return false } }.count
         guard scheduled < settings.limits.maxScheduledEvents else {
             return [.log(HostLogEntry(.warning, "too-many-events", "event \(action) not scheduled: limit reached"))]

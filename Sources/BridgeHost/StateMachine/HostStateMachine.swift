@@ -150,7 +150,7 @@ extension HostStateMachine {
     }
 
     /// Sets the version reported for a slot (default `1.0`).
-    public mutating func setSlotVersion(_ slot: SlotKind, _ version: String) {
+    mutating func setSlotVersion(_ slot: SlotKind, _ version: String) {
         capabilityCache = nil
         slots[slot]!.version = version
     }
@@ -177,7 +177,7 @@ extension HostStateMachine {
     }
 
     /// Removes the configuration handler for `action`.
-    public mutating func unregisterConfigurationHandler(action: String) {
+    mutating func unregisterConfigurationHandler(action: String) {
         configurationHandlers.removeValue(forKey: action)
     }
 }
@@ -216,7 +216,7 @@ extension HostStateMachine {
     public var customCapabilityIDs: [String] { customCapabilities.map(\.id) }
 
     /// Actions with a configuration handler, sorted.
-    public var configurationActions: [String] { configurationHandlers.keys.sorted() }
+    var configurationActions: [String] { configurationHandlers.keys.sorted() }
 
     /// Requests routed and not yet finally answered, oldest first.
     public var pendingRequests: [Envelope] {
@@ -224,10 +224,10 @@ extension HostStateMachine {
     }
 
     /// The token of a pending request, if `correlationId` is pending.
-    public func pendingToken(_ correlationId: String) -> RequestToken? { pending[correlationId]?.token }
+    func pendingToken(_ correlationId: String) -> RequestToken? { pending[correlationId]?.token }
 
     /// Where a pending request was routed.
-    public func pendingRoute(_ correlationId: String) -> Route? { pending[correlationId]?.route }
+    func pendingRoute(_ correlationId: String) -> Route? { pending[correlationId]?.route }
 
     /// Number of requests in progress.
     public var pendingCount: Int { pending.count }
@@ -239,7 +239,7 @@ extension HostStateMachine {
     public var timerCount: Int { timers.count }
 
     /// Whether nothing is in progress: no pending request (scheduled events do not count).
-    public var isIdle: Bool { pending.isEmpty }
+    var isIdle: Bool { pending.isEmpty }
 
     /// The last ``HostLimits/maxReceivedHistory`` valid envelopes received, oldest first.
     public var receivedMessages: [Envelope] {

@@ -4,7 +4,7 @@ import CTurboJPEG
 /// 4:2:0 chroma subsampling).
 public enum JPEGEncoder {
     /// Largest accepted width or height, in pixels.
-    public static let maxDimension = 8192
+    static let maxDimension = 8192
 
     /// Encodes packed RGB pixels (`width * height * 3` bytes, top row first) at `quality`
     /// (1–100).

@@ -5,7 +5,7 @@ import CZlib
 /// zlib's `crc32` (PNG specification, ISO/IEC 15948).
 public enum PNGEncoder {
     /// Largest accepted width or height, in pixels.
-    public static let maxDimension = 8192
+    static let maxDimension = 8192
     /// The 8-byte PNG signature.
     public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 

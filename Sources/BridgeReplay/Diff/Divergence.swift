@@ -14,7 +14,7 @@ public struct Divergence: Sendable, Hashable, CustomStringConvertible {
         /// A recorded response has no counterpart in the replay.
         public static let missingResponse = Kind(rawValue: "missing-response")
         /// The replay got a response the recording does not have.
-        public static let extraResponse = Kind(rawValue: "extra-response")
+        static let extraResponse = Kind(rawValue: "extra-response")
         /// The paired responses have different `status`.
         public static let statusDiffers = Kind(rawValue: "status-differs")
         /// The paired messages differ at a JSON pointer (after normalization).
@@ -22,13 +22,13 @@ public struct Divergence: Sendable, Hashable, CustomStringConvertible {
         /// A response's latency is outside the tolerance of the recorded one.
         public static let timing = Kind(rawValue: "timing")
         /// A recorded host event (or other host message) has no counterpart in the replay.
-        public static let missingEvent = Kind(rawValue: "missing-event")
+        static let missingEvent = Kind(rawValue: "missing-event")
         /// The replay got a host event the recording does not have.
         public static let extraEvent = Kind(rawValue: "extra-event")
         /// The target closed the connection before every message was sent.
         public static let closedEarly = Kind(rawValue: "closed-early")
         /// The connection could not be replayed at all.
-        public static let connectionError = Kind(rawValue: "connection-error")
+        static let connectionError = Kind(rawValue: "connection-error")
     }
 
     /// The recorded connection.

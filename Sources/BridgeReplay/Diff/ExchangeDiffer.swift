@@ -4,7 +4,7 @@ import BridgeJSON
 /// paired by request key (acknowledgements with acknowledgements, final responses with
 /// final responses, in order), host events and other host messages paired by action and
 /// order.
-public struct ExchangeDiffer: Sendable {
+struct ExchangeDiffer: Sendable {
     /// Message comparison rules.
     public var rules: NormalizationRules
     /// Latency tolerance; nil: latencies are not compared.

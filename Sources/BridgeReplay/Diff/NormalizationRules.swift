@@ -11,13 +11,13 @@
 ///   not bytes.
 public struct NormalizationRules: Sendable, Hashable {
     /// Ignore `/timestamp`. Default true.
-    public var ignoreTimestamps = true
+    var ignoreTimestamps = true
     /// Ignore `/correlationId` of host messages that are not responses. Default true.
-    public var ignoreEventIDs = true
+    var ignoreEventIDs = true
     /// Compare images by summary. Default true.
-    public var summarizeImages = true
+    var summarizeImages = true
     /// Member names whose string values are base64 images.
-    public var imageMembers: Set<String> = ["imageData", "previewImageData", "photo"]
+    var imageMembers: Set<String> = ["imageData", "previewImageData", "photo"]
     /// Further parts to ignore in every message (`--ignore`).
     public var ignored: [JSONPointerPattern] = []
     /// Parts found volatile by learning (`--learn`), ignored in every message.
@@ -50,12 +50,12 @@ public struct NormalizationRules: Sendable, Hashable {
     }
 
     /// Whether a string member named `key` is compared as an image.
-    public func isImage(_ key: String) -> Bool {
+    func isImage(_ key: String) -> Bool {
         summarizeImages && imageMembers.contains(key)
     }
 
     /// The names of the default rules in force, for reports.
-    public var activeDefaults: [String] {
+    var activeDefaults: [String] {
         var out: [String] = []
         if ignoreTimestamps { out.append("timestamps") }
         if ignoreEventIDs { out.append("event-ids") }

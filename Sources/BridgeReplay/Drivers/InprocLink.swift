@@ -5,7 +5,7 @@ import Logging
 /// through a ``MemoryTransport``: used for in-process replays under `--real-clock`, and
 /// by the pacing benchmark. (Without `--real-clock`, in-process replays run on virtual
 /// time: ``VirtualReplayDriver``.)
-public struct InprocLink: ReplayLink {
+struct InprocLink: ReplayLink {
     let transport: MemoryTransport
 
     /// What the host sent.

@@ -1,6 +1,6 @@
 /// One open connection to a target, seen from the web side: send envelopes, read the
 /// host's. Provided by the WebSocket, stdio and in-process targets.
-public protocol ReplayLink: Sendable {
+protocol ReplayLink: Sendable {
     /// Messages from the host, in order; finishes when the target closes.
     var messages: AsyncStream<[UInt8]> { get }
     /// Sends one web-to-host message.
@@ -10,7 +10,7 @@ public protocol ReplayLink: Sendable {
 /// Replays one connection over a live ``ReplayLink`` on the real clock: the
 /// ``ReplayScheduler`` decides, this loop sends, waits and stamps arrival times (taken
 /// when a message is read off the link, before the loop looks at it).
-public enum RealTimeReplayDriver {
+enum RealTimeReplayDriver {
     /// Replays `plan` over `link` and returns what happened. Returns when the scheduler
     /// is finished or the link closes; the caller then closes the link.
     public static func run(plan: ConnectionPlan, link: some ReplayLink, pacing: ReplayPacing,

@@ -15,7 +15,7 @@ import Darwin
 /// (`bridgescope host --stdio`), through the package's one child-process primitive
 /// (`BridgeTransport.ChildProcess`). Its standard error goes to a temporary file, shown in
 /// the error when it exits without answering.
-public final class StdioLink: ReplayLink, Sendable {
+final class StdioLink: ReplayLink, Sendable {
     /// Lines the host wrote.
     public let messages: AsyncStream<[UInt8]>
     private let process: Mutex<ChildProcess>

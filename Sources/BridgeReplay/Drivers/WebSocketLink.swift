@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// A live host over WebSocket (``WebSocketClient``): one socket per replayed connection.
-public struct WebSocketLink: ReplayLink {
+struct WebSocketLink: ReplayLink {
     let session: WebSocketSession
 
     /// What the host sent.

@@ -29,15 +29,15 @@ public struct ConnectionPlan: Sendable {
     /// The recorded connection's id.
     public var id: String
     /// When it started, after the session started (ns).
-    public var startOffset: Int64
+    var startOffset: Int64
     /// The web-to-host messages, in recorded order.
     public var sends: [Send] = []
     /// Responses to this connection's requests, in recorded arrival order.
     public var slots: [Slot] = []
     /// Slot index by (key, ordinal).
-    public var slotIndex: [SlotKey: Int] = [:]
+    var slotIndex: [SlotKey: Int] = [:]
     /// Slot indices of each key, in order.
-    public var slotsOfKey: [PairKey: [Int]] = [:]
+    var slotsOfKey: [PairKey: [Int]] = [:]
     /// The recording arranged for comparison.
     public var expected = Exchange()
     /// Requests whose recorded answers were lost to a cut: replayed, not compared.
@@ -49,7 +49,7 @@ public struct ConnectionPlan: Sendable {
     public var tail: Int64
 
     /// (key, ordinal) of a slot.
-    public struct SlotKey: Sendable, Hashable {
+    struct SlotKey: Sendable, Hashable {
         /// The request.
         public var key: PairKey
         /// The response's position among its responses.

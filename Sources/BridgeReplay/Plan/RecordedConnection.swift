@@ -14,9 +14,9 @@ public struct RecordedConnection: Sendable, Hashable {
     /// Where the recording of this connection stops being complete, if it does: messages
     /// after this `seq` were lost or cut and are not in ``messages``. Requests before it
     /// whose answers are missing are replayed but their answers are not compared.
-    public var cutAfterSequence: Int?
+    var cutAfterSequence: Int?
     /// Why it was cut.
-    public var cutReason: String?
+    var cutReason: String?
 
     /// Creates a connection.
     public init(id: String, startTime: Int64, endTime: Int64? = nil, closed: Bool = false, messages: [RecordedMessage] = [],

@@ -64,7 +64,7 @@ public struct RecordedMessage: Sendable, Hashable {
     }
 
     /// Whether this is a final response (a response whose status is not `acknowledged`).
-    public var isFinalResponse: Bool {
+    var isFinalResponse: Bool {
         kind == .response && status != Status.acknowledged.rawValue
     }
 

@@ -16,9 +16,9 @@ public enum ReplayLimits {
     /// are counted in the last one's detail).
     public static let maxDifferencesPerMessage = 20
     /// Most unmatched requests listed by `--as-host` playback: 1,000 (the rest counted).
-    public static let maxUnmatchedListed = 1_000
+    static let maxUnmatchedListed = 1_000
     /// Bytes of an image decoded to find its header: the first 256 KiB (a JPEG's frame
     /// header may follow large metadata segments). The rest is only checked to be valid
     /// base64, and its last bytes for the end marker.
-    public static let imageProbeBytes = 256 << 10
+    static let imageProbeBytes = 256 << 10
 }

@@ -49,7 +49,7 @@ public struct ReplayOptions: Sendable {
     }
 
     /// Whether connections run on virtual time (in-process target, no `--real-clock`).
-    public var usesVirtualTime: Bool {
+    var usesVirtualTime: Bool {
         if case .inproc = target { return !realClock }
         return false
     }

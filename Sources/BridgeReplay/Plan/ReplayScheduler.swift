@@ -63,7 +63,7 @@ public struct ReplayScheduler: Sendable {
     }
 
     /// Whether every planned message was sent.
-    public var allSent: Bool { sendTimes.count == plan.sends.count }
+    var allSent: Bool { sendTimes.count == plan.sends.count }
 
     /// What to do at `now`.
     public mutating func next(now: Int64) -> Step {

@@ -3,7 +3,7 @@
 /// other run under the same rules, and each pointer where they differ is volatile. A
 /// status that changes makes `/payload/status` volatile; an image that changes makes the
 /// image member volatile.
-public enum VolatileLearner {
+enum VolatileLearner {
     /// The volatile pointers found in `runs` (each holding one ``ConnectionRun`` per plan,
     /// in plan order), sorted.
     public static func learn(_ runs: [[ConnectionRun]], plans: [ConnectionPlan], rules: NormalizationRules) -> [JSONPointerPattern] {

@@ -77,7 +77,7 @@ public struct ReplayReport: Sendable {
     public var received: Int { connections.reduce(0) { $0 + $1.received } }
 
     /// Messages skipped in all.
-    public var skippedMessages: Int { skipped.reduce(0) { $0 + $1.messages } }
+    var skippedMessages: Int { skipped.reduce(0) { $0 + $1.messages } }
 
     /// The CLI's exit status: 2 when a connection could not be replayed, 1 when there
     /// are divergences, else 0.
@@ -87,7 +87,7 @@ public struct ReplayReport: Sendable {
     }
 
     /// Divergence counts by kind, sorted by kind.
-    public var countsByKind: [(kind: Divergence.Kind, count: Int)] {
+    var countsByKind: [(kind: Divergence.Kind, count: Int)] {
         var counts: [Divergence.Kind: Int] = [:]
         for d in divergences { counts[d.kind, default: 0] += 1 }
         return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
