@@ -38,13 +38,13 @@ public struct ArchiveEventSource: AnalysisEventSource {
     /// `unreadable-input` when the file cannot be opened, is not a zstd stream, has no
     /// valid header line, or has a format version this build does not read.
     public init(path: String, logger: Logger = Logger(label: "bridgescope.analysis")) throws(AnalysisError) {
+        let file: FileByteSource
         do {
-            reader = try ArchiveReader(path: path, logger: logger)
+            file = try FileByteSource(path: path)
         } catch {
             throw AnalysisError(.unreadableInput, "\(path): \(error.message) [\(error.code)]")
         }
-        header = reader.header
-        mapper.lastTime = header.startTime
+        try self.init(source: file, logger: logger)
     }
 
     /// Reads an archive from a byte source (standard input, a FIFO, a judged file).

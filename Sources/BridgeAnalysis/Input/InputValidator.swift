@@ -47,12 +47,7 @@ public struct InputValidator: Sendable {
     /// `unreadable-input` when it cannot be read, `unsupported-input` for a packet
     /// capture or anything else that holds no envelopes, with what to do instead.
     public func validate(path: String) throws(AnalysisError) -> Result {
-        let input: PeekedInput
-        do {
-            input = try PeekedInput(path: path)
-        } catch {
-            throw AnalysisError(.unreadableInput, "\(path): \(error.message)")
-        }
+        let input = try SessionInput.judge(path)
         switch input.kind {
         case .archive:
             return try archive(input)

@@ -16,12 +16,7 @@ public enum SessionInput {
     /// for anything else (a packet capture, bare envelopes, ...), saying what it is and
     /// which command reads it.
     public static func open(_ path: String) throws(AnalysisError) -> any AnalysisEventSource {
-        let input: PeekedInput
-        do {
-            input = try PeekedInput(path: path)
-        } catch {
-            throw AnalysisError(.unreadableInput, "\(path): \(error.message)")
-        }
+        let input = try judge(path)
         switch input.kind {
         case .archive:
             return try ArchiveEventSource(source: input)
@@ -29,6 +24,16 @@ public enum SessionInput {
             return TapLogSource(source: input, name: input.name)
         default:
             throw AnalysisError(.unsupportedInput, "\(input.name) is \(input.kind), not a session archive or a tap log: \(input.kind.advice(path: path))")
+        }
+    }
+
+    /// Opens `path` (`-`: standard input) and judges it by its first bytes; throws
+    /// `unreadable-input` when it cannot be opened or read.
+    static func judge(_ path: String) throws(AnalysisError) -> PeekedInput {
+        do {
+            return try PeekedInput(path: path)
+        } catch {
+            throw AnalysisError(.unreadableInput, "\(path): \(error.message)")
         }
     }
 
