@@ -102,3 +102,21 @@ struct FindingTargetTests {
         }
     }
 }
+
+/// Issue 21's note: the end of an incomplete journey names the connection's real last
+/// request, even past the step cap.
+struct LastRequestTests {
+    @Test func journeyIncompleteNamesTheLastRequestPastTheStepCap() throws {
+        var config = AnalyzerConfiguration()
+        config.limits.maxStepsPerConnection = 10
+        let report = try Fixtures.analyze("long-session-uuids.ndjson", configuration: config)
+        #expect(report.connections.first?.stepsOmitted ?? 0 > 500)
+        // The fixture completes; cut its journey.complete off to make it incomplete.
+        let lines = try String(contentsOf: Fixtures.directory.appendingPathComponent("long-session-uuids.ndjson"), encoding: .utf8)
+            .split(separator: "\n").dropLast()
+        let cut = try Fixtures.analyze(text: lines.joined(separator: "\n"), configuration: config)
+        let f = try #require(cut.findings.first { $0.rule == .journeyIncomplete })
+        #expect(f.message.contains("last request: nfc.read"), "\(f.message)")
+        #expect(f.records == [1216])
+    }
+}

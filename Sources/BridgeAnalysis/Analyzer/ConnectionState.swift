@@ -70,6 +70,8 @@ struct ConnectionState {
     var hostMessages = 0
     var requests = 0
     var firstRequest: (record: Int, id: String, action: String)?
+    /// The connection's last request, kept past the step cap (the journey's end says it).
+    var lastRequest: (record: Int, id: String, action: String)?
     var reportedCaptureBeforeQuery = false
 
     var open: [String: OpenRequest] = [:]

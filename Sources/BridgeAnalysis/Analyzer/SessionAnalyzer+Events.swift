@@ -114,11 +114,18 @@ extension SessionAnalyzer {
         }
         if c.webMessages > 0, c.outcome == nil {
             c.outcome = JourneyOutcome(state: "incomplete")
-            let last = c.steps.last { $0.kind == .request }
-            let hint = last.map { " (last request: \($0.action) \($0.correlationId ?? ""), \($0.outcome ?? "open"))" } ?? ""
+            // The connection's real last request, not the last of the steps kept.
+            var hint = ""
+            var records: [Int] = []
+            if let last = c.lastRequest {
+                let kept = c.steps.last { $0.kind == .request && $0.records.first == last.record }
+                let outcome = c.open[last.id] != nil ? "unanswered" : (kept?.outcome ?? "answered")
+                hint = " (last request: \(last.action) \(last.id), record \(last.record), \(outcome))"
+                records = [last.record]
+            }
             emit(ReportFinding(rule: .journeyIncomplete,
                                message: "no journey.complete or journey.error before the session ended\(hint)",
-                               connection: c.id, records: [], time: end))
+                               connection: c.id, records: records, time: end))
         }
     }
 }

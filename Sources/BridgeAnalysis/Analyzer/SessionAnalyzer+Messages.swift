@@ -87,6 +87,7 @@ extension SessionAnalyzer {
     mutating func request(_ c: inout ConnectionState, id: String, _ m: MessageFacts) {
         let action = m.action ?? "?"
         c.requests += 1
+        c.lastRequest = (m.record, id, action)
         if c.firstRequest == nil {
             c.firstRequest = (m.record, id, action)
             if c.hostReadyCount == 0 { c.requestBeforeReady = (m.record, id, m.time) }
