@@ -2,7 +2,7 @@
 """Writes a large, realistic bridge session as a tap log (docs/FORMAT.md §9) on standard
 output, for `bridgescope record -o FILE.bsz --tap -` (tools/bench/analyze/run.sh).
 
-    generate.py [--megabytes N] [--seed S] [--parallel K]
+    generate.py [--megabytes N] [--seed S] [--parallel K] [--redacted] [--messages M]
 
 Journeys as the sample pages run them, K at a time on their own connections,
 interleaved in time: host.ready, journey.started, capability.query, progress and
@@ -14,6 +14,11 @@ base64 strings of 100-500 KB (random bytes, as incompressible as JPEG data); NFC
 selfie, a BUSY storm), so the report has findings of several rules. Stops after the
 first journey that takes the message bytes past N megabytes (10^6 bytes; default 1100).
 Deterministic for a seed, except that image bytes come from os.urandom (faster).
+
+With --redacted, every image and blob is what `record --redact` and the field taps leave
+of it: {"redacted":true,"sha256":"<hex>","bytes":N} (the field session of issue 21:
+hundreds of thousands of small envelopes); with --messages M it stops after M messages
+instead of N megabytes. Fully deterministic then.
 """
 import argparse, base64, json, os, random, sys
 
@@ -22,6 +27,8 @@ def main():
     ap.add_argument("--megabytes", type=int, default=1100)
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--parallel", type=int, default=4)
+    ap.add_argument("--redacted", action="store_true")
+    ap.add_argument("--messages", type=int, default=0)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     out = sys.stdout.buffer
@@ -31,6 +38,8 @@ def main():
 
     def image(lo=100_000, hi=500_000):
         n = rng.randrange(lo, hi) // 4 * 3
+        if a.redacted:
+            return {"redacted": True, "sha256": "%064x" % rng.getrandbits(256), "bytes": n // 3 * 4}
         return base64.b64encode(os.urandom(n)).decode()
 
     def env(cid, typ, action, ts, data=None, status=None, error=None):
@@ -40,15 +49,17 @@ def main():
         if error is not None: p["error"] = error
         return {"version": "1.0", "correlationId": cid, "type": typ, "timestamp": ts, "payload": p}
 
-    def journey(n):
-        """Yields (delay_ms, dir, envelope) for journey n."""
+    def journey(n, first=True):
+        """Yields (delay_ms, dir, envelope) for journey n (host.ready only when it is the
+        first journey on its connection)."""
         uid = lambda k: "%08x-%04x-4%03x-a%03x-%012x" % (rng.getrandbits(32), n & 0xFFFF, k, rng.getrandbits(12), rng.getrandbits(48))
         k = [0]
         def nid():
             k[0] += 1
             return uid(k[0])
         anomaly = n % 100
-        yield 0, "h2w", env("ios-event-" + nid(), "event", "host.ready", 0, {"hostVersion": "1.4.2"})
+        if first:
+            yield 0, "h2w", env("ios-event-" + nid(), "event", "host.ready", 0, {"hostVersion": "1.4.2"})
         yield 40, "w2h", env(nid(), "event", "journey.started", 0, {"journey": "passport" if n % 2 else "id-card"})
         q = nid()
         yield 5, "w2h", env(q, "request", "capability.query", 0)
@@ -90,8 +101,9 @@ def main():
         s = nid()
         yield rng.randrange(500, 2000), "w2h", env(s, "request", "camera.selfie.capture", 0, {})
         preview = image()
-        blob = base64.b64encode(os.urandom(len(preview) // 4 * 3 + 48)).decode()
-        raw = image(len(preview) - 1000, len(preview) + 1000)
+        size = preview["bytes"] if a.redacted else len(preview)
+        blob = image(size, size + 64) if a.redacted else base64.b64encode(os.urandom(len(preview) // 4 * 3 + 48)).decode()
+        raw = image(size - 1000, size + 1000)
         yield (31_000 if anomaly == 63 else rng.randrange(1500, 5000)), "h2w", env(s, "response", "camera.selfie.capture", 0,
             {"previewImageData": preview, "width": 480, "height": 640, "mimeType": "image/jpeg", "encryptedBlob": blob, "unencryptedBlob": raw}, "success")
         yield rng.randrange(200, 800), "w2h", env(nid(), "event", "journey.complete", 0, {"status": "success", "referenceId": "bench-%d" % n})
@@ -107,9 +119,12 @@ def main():
         j[0] = base + delay * 1_000_000 + rng.randrange(0, 1_000_000)
         j[3] = (d, e)
         return True
-    def start(at):
+    def start(at, conn=None):
         nonlocal started
-        j = [at, "c%d" % started, journey(started), None]
+        # Image-heavy sessions: a connection per journey. Small sessions (--messages): the
+        # journeys of each of the K slots follow each other on one connection, as in a
+        # WebView that runs journey after journey (the field session of issue 21).
+        j = [at, conn or "c%d" % started, journey(started, conn is None), None]
         started += 1
         if advance(j, at): live.append(j)
     for _ in range(a.parallel): start(t0 * 1_000_000)
@@ -123,7 +138,8 @@ def main():
         total[1] += 1
         if not advance(j, j[0]):
             live.remove(j)
-            if total[0] < limit: start(j[0])
+            if (total[1] < a.messages) if a.messages else (total[0] < limit):
+                start(j[0], j[1] if a.messages else None)
     print("generated %d journeys, %d messages, %d message bytes" % (started, total[1], total[0]), file=sys.stderr)
 
 if __name__ == "__main__":
