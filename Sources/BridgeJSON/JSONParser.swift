@@ -120,6 +120,34 @@ struct ParserState {
         }
     }
 
+    /// Reads `"key":` of the next member of the object opened at `open`, and the whitespace
+    /// after it, leaving `i` at the member's value; returns the key and its offset.
+    @inline(__always)
+    mutating func memberKey(inObjectOpenedAt open: Int) throws(JSONError) -> (String, Int) {
+        skipWhitespace()
+        guard i < b.count else {
+            throw fail(.unexpectedEnd, at: i, "input ended inside the object opened at byte \(open)")
+        }
+        guard b[i] == UInt8(ascii: "\"") else {
+            if b[i] == UInt8(ascii: "}") {
+                throw fail(.unexpectedByte, at: i, "trailing comma before '}' (object opened at byte \(open))")
+            }
+            throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected a string key in the object opened at byte \(open)")
+        }
+        let keyOffset = i
+        let key = try parseString()
+        skipWhitespace()
+        guard i < b.count else {
+            throw fail(.unexpectedEnd, at: i, "input ended after the key \"\(key)\": expected ':'")
+        }
+        guard b[i] == UInt8(ascii: ":") else {
+            throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected ':' after the key \"\(key)\"")
+        }
+        i += 1
+        skipWhitespace()
+        return (key, keyOffset)
+    }
+
     mutating func literal(_ word: String) throws(JSONError) {
         let start = i
         for w in word.utf8 {
@@ -183,27 +211,7 @@ struct ParserState {
         // Envelope objects have a handful of members: one allocation instead of 1-2-4-8.
         members.reserveCapacity(8)
         while true {
-            skipWhitespace()
-            guard i < b.count else {
-                throw fail(.unexpectedEnd, at: i, "input ended inside the object opened at byte \(open)")
-            }
-            guard b[i] == UInt8(ascii: "\"") else {
-                if b[i] == UInt8(ascii: "}") {
-                    throw fail(.unexpectedByte, at: i, "trailing comma before '}' (object opened at byte \(open))")
-                }
-                throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected a string key in the object opened at byte \(open)")
-            }
-            let keyOffset = i
-            let key = try parseString()
-            skipWhitespace()
-            guard i < b.count else {
-                throw fail(.unexpectedEnd, at: i, "input ended after the key \"\(key)\": expected ':'")
-            }
-            guard b[i] == UInt8(ascii: ":") else {
-                throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected ':' after the key \"\(key)\"")
-            }
-            i += 1
-            skipWhitespace()
+            let (key, keyOffset) = try memberKey(inObjectOpenedAt: open)
             let valueOffset = i
             let value = try parseValue(depth: depth)
             members.append(JSONObject.Member(key: key, value: value, keyOffset: keyOffset, valueOffset: valueOffset))

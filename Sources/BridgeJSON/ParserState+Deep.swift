@@ -113,28 +113,7 @@ extension ParserState {
 
     /// Reads `"key":` and the whitespace after it, leaving `i` at the member's value.
     mutating func readMemberKey(into container: inout OpenContainer) throws(JSONError) {
-        let open = container.open
-        skipWhitespace()
-        guard i < b.count else {
-            throw fail(.unexpectedEnd, at: i, "input ended inside the object opened at byte \(open)")
-        }
-        guard b[i] == UInt8(ascii: "\"") else {
-            if b[i] == UInt8(ascii: "}") {
-                throw fail(.unexpectedByte, at: i, "trailing comma before '}' (object opened at byte \(open))")
-            }
-            throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected a string key in the object opened at byte \(open)")
-        }
-        let keyOffset = i
-        let key = try parseString()
-        skipWhitespace()
-        guard i < b.count else {
-            throw fail(.unexpectedEnd, at: i, "input ended after the key \"\(key)\": expected ':'")
-        }
-        guard b[i] == UInt8(ascii: ":") else {
-            throw fail(.unexpectedByte, at: i, "unexpected \(describe(b[i])): expected ':' after the key \"\(key)\"")
-        }
-        i += 1
-        skipWhitespace()
+        let (key, keyOffset) = try memberKey(inObjectOpenedAt: container.open)
         container.key = key
         container.keyOffset = keyOffset
         container.valueOffset = i
