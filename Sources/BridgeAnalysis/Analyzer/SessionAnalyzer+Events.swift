@@ -55,6 +55,10 @@ extension SessionAnalyzer {
             }
         } else if m.direction == .webToHost {
             switch action {
+            case Action.journeyStarted.rawValue:
+                // A new journey on the same page (a WebView reused) asks again: its first
+                // requests repeat the last journey's on purpose, not for lack of an answer.
+                c.lastSuccess.removeAll()
             case Action.journeyComplete.rawValue:
                 let status = m.data?["status"]?.stringValue
                 step.detail = status
