@@ -92,9 +92,8 @@ public enum WebSocketClient {
                 .connectTimeout(.milliseconds(Int64(options.connectTimeout * 1000)))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 // A server that refuses at once (the proxy's 1014 when its upstream fails)
-                // sends its close frame and a FIN right behind the 101. Without half-closure
-                // the FIN closed the channel while the upgrade was still being installed,
-                // and the buffered close frame was lost (the page saw no close code).
+                // sends its close frame and a FIN right behind the 101: the FIN must not
+                // close the channel before the upgraded pipeline has read what came first.
                 .channelOption(.allowRemoteHalfClosure, value: true)
                 .connect(host: url.host, port: url.port) { channel in
                     channel.eventLoop.makeCompletedFuture { try configure(channel, url: url, options: options) }
