@@ -43,9 +43,8 @@ public final class PeekedInput: ArchiveByteSource {
             let n = buffer.withUnsafeMutableBytes { Self.systemRead(fd, $0.baseAddress! + have, $0.count - have) }
             if n < 0 {
                 if errno == EINTR { continue }
-                let e = ArchiveError.system("read", path: name)
-                if ownsFD { _ = close(fd) }
-                throw e
+                // Every stored property is set: the throw runs deinit, which closes `fd`.
+                throw ArchiveError.system("read", path: name)
             }
             if n == 0 { break }
             have += n

@@ -46,12 +46,13 @@ public final class TapSource: RecordingSource {
     /// A regular file is judged by its first bytes (read with `pread`, so nothing is
     /// consumed) before any archive is created: a directory, a session archive, a packet
     /// capture or bare envelopes are refused with what to do instead. A FIFO, standard
-    /// input and an empty file (a log about to be written) are not judged.
+    /// input and an empty file (a log about to be written) are not judged. It never closes
+    /// `fd`: the initializer's throw runs deinit, which does (closing here too closed it
+    /// twice, possibly someone else's descriptor by then).
     static func checkIsTapLog(_ fd: Int32, path: String) throws(ArchiveError) {
         var st = stat()
         guard fstat(fd, &st) == 0 else { return }
         if (st.st_mode & S_IFMT) == S_IFDIR {
-            _ = close(fd)
             throw ArchiveError(.io, path: path, "it is a directory: --tap takes one tap log file (or - for standard input)")
         }
         guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return }
@@ -60,7 +61,6 @@ public final class TapSource: RecordingSource {
         guard n > 0 else { return }
         let kind = InputKind.sniff(Array(prefix[0..<n]))
         guard kind == .tapLog || kind == .unknown || kind == .empty else {
-            _ = close(fd)
             throw ArchiveError(.invalidHeader, path: path, "it is \(kind), not a tap log: \(kind.advice(path: path))")
         }
     }
