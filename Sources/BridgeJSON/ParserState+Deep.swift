@@ -13,29 +13,18 @@ extension ParserState {
             var value: JSONValue
             guard i < b.count else { throw fail(.unexpectedEnd, at: i, "input ended where a value was expected") }
             switch b[i] {
-            case UInt8(ascii: "["):
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
                 let open = i
+                let isObject = b[i] == UInt8(ascii: "{")
                 try checkDepth(base + stack.count + 1, open: open)
                 i += 1
                 skipWhitespace()
-                if i < b.count && b[i] == UInt8(ascii: "]") {
+                if i < b.count && b[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     i += 1
-                    value = .array([])
+                    value = isObject ? .object(JSONObject([])) : .array([])
                 } else {
-                    stack.append(OpenContainer(array: open))
-                    continue
-                }
-            case UInt8(ascii: "{"):
-                let open = i
-                try checkDepth(base + stack.count + 1, open: open)
-                i += 1
-                skipWhitespace()
-                if i < b.count && b[i] == UInt8(ascii: "}") {
-                    i += 1
-                    value = .object(JSONObject([]))
-                } else {
-                    var container = OpenContainer(object: open)
-                    try readMemberKey(into: &container)
+                    var container = isObject ? OpenContainer(object: open) : OpenContainer(array: open)
+                    if isObject { try readMemberKey(into: &container) }
                     stack.append(container)
                     continue
                 }

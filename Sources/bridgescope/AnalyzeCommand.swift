@@ -111,8 +111,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let showProgress = total > 1 && isTerminal(2)
         let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths) { done, failed in
             guard showProgress else { return }
-            let seconds = Swift.max(0.001, Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-                + Double((ContinuousClock.now - started).components.seconds))
+            let elapsed = (ContinuousClock.now - started).components
+            let seconds = Swift.max(0.001, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
             var line = "analyzed \(done)/\(total) sessions, \(Int(Double(done) / seconds))/s"
             if failed > 0 { line += ", \(failed) unreadable" }
             printError("\r\u{1B}[K" + line, terminator: done == total ? "\n" : "")
