@@ -34,6 +34,8 @@ let package = Package(
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
         .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
         .library(name: "BridgeFuzz", targets: ["BridgeFuzz"]),
+        // The field tap an iOS app links: the standard library and Foundation only.
+        .library(name: "BridgeTap", targets: ["BridgeTap"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -53,6 +55,7 @@ let package = Package(
         .target(name: "BridgeJSON", swiftSettings: underTest),
         .target(name: "BridgeProtocol", dependencies: ["BridgeJSON"], swiftSettings: underTest),
         .target(name: "BridgeReport", swiftSettings: strict),
+        .target(name: "BridgeTap", swiftSettings: strict),
         .target(
             name: "BridgeHost",
             dependencies: [
@@ -107,7 +110,7 @@ let package = Package(
         .target(
             name: "BridgeCapture",
             dependencies: [
-                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON",
+                "BridgeArchive", "BridgeProtocol", "BridgeWebSocket", "BridgeJSON", "BridgeTap",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -180,6 +183,11 @@ let package = Package(
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
         .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "BridgeTapTests",
+            dependencies: ["BridgeTap", "BridgeCapture", "BridgeArchive", "BridgeTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "BridgeWebSocketTests", dependencies: ["BridgeWebSocket"], swiftSettings: strict),
         .testTarget(
             name: "BridgeServerTests",

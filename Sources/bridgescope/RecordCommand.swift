@@ -30,10 +30,12 @@ struct RecordCommand: ParsableCommand {
                             the page at ws://HOST:PORT/bridge (journeys served by the
                             proxy do so by themselves; pages from the real host take
                             ?ws=ws://HOST:PORT/bridge).
-          --tap FILE        an in-app tap log, one JSON object per line:
+          --tap FILE|DIR    an in-app tap log, one JSON object per line:
                             {"t": <epoch ms|ns>, "dir": "w2h"|"h2w", "conn"?: "<id>",
                              "msg": <envelope>}  (or "text"/"b64" for "msg").
                             '-' (or /dev/stdin) reads standard input as it is written.
+                            Repeat --tap (or give the folder) for the rotated files
+                            of a field tap (docs/TAP.md): missing files become gaps.
                             A bad line becomes an error event with its line number.
           --cdp http://HOST:PORT [--target URL-SUBSTRING]
                             a browser or WebView over the Chrome DevTools Protocol:
@@ -57,6 +59,7 @@ struct RecordCommand: ParsableCommand {
           bridgescope record -o session.bsz --read traffic.pcap
           bridgescope record -o session.bsz --proxy 127.0.0.1:8788 --upstream ws://127.0.0.1:8787/bridge
           bridgescope record -o session.bsz --tap app-tap.ndjson --redact
+          bridgescope record -o session.bsz --tap bridge-tap/      # a field tap's files
           bridgescope record -o session.bsz --cdp http://127.0.0.1:9222 --duration 120
         """
     )
@@ -66,8 +69,8 @@ struct RecordCommand: ParsableCommand {
 
     // MARK: sources (exactly one)
 
-    @Option(help: ArgumentHelp("Import an in-app tap log ('-' for standard input).", valueName: "log.ndjson"))
-    var tap: String?
+    @Option(help: ArgumentHelp("Import an in-app tap log ('-' for standard input); repeat it, or give a folder, for a field tap's files in order.", valueName: "log.ndjson"))
+    var tap: [String] = []
 
     @OptionGroup(title: "Packet capture")
     var capture: CaptureSourceOptions
@@ -101,7 +104,7 @@ struct RecordCommand: ParsableCommand {
     var logLevel: String = "warning"
 
     func validate() throws {
-        let chosen = [tap != nil, capture.read != nil, capture.interface != nil, proxy.isChosen, devtools.isChosen].filter { $0 }.count
+        let chosen = [!tap.isEmpty, capture.read != nil, capture.interface != nil, proxy.isChosen, devtools.isChosen].filter { $0 }.count
         guard chosen == 1 else {
             throw ValidationError(chosen == 0 ? "give a source: --read FILE, --interface IF, --proxy HOST:PORT, --tap FILE, --cdp http://HOST:PORT or --launch URL"
                                               : "give only one source")
@@ -109,7 +112,7 @@ struct RecordCommand: ParsableCommand {
         if duration != nil && capture.interface == nil && !proxy.isChosen && !devtools.isChosen {
             throw ValidationError("--duration needs --interface, --proxy, --cdp or --launch")
         }
-        if count != nil && tap != nil { throw ValidationError("--count needs --read, --interface, --proxy, --cdp or --launch") }
+        if count != nil && !tap.isEmpty { throw ValidationError("--count needs --read, --interface, --proxy, --cdp or --launch") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
         guard (1...19).contains(level) else { throw ValidationError("--level must be between 1 and 19") }
@@ -120,7 +123,7 @@ struct RecordCommand: ParsableCommand {
 
     /// Opens the chosen source; errors come before the archive is created.
     func openSource(logger: Logger) throws -> any RecordingSource {
-        if let tap { return try TapSource(path: tap) }
+        if !tap.isEmpty { return try TapSource(paths: tap) }
         if devtools.isChosen {
             let source = try CDPRecordingSource(options: devtools.options(maxMessages: count, duration: duration), logger: logger)
             printError("bridgescope record: recording \(source.endpoint) over the DevTools protocol"
@@ -150,7 +153,7 @@ struct RecordCommand: ParsableCommand {
         do {
             // The archive is written in place (it must survive a crash), so it must not
             // be the capture or tap log it is made from.
-            try OutputFile.checkNotInput(output, inputs: [tap, capture.read].compactMap { $0 })
+            try OutputFile.checkNotInput(output, inputs: tap + [capture.read].compactMap { $0 })
             source = try openSource(logger: logger)
         } catch {
             printError("error: \(error)")

@@ -22,6 +22,8 @@ public struct ArchiveEvent: Sendable, Hashable {
         public static let drop = Kind(rawValue: "drop")
         /// Input that could not be recorded (`reason`; `line` for a tap log line).
         public static let error = Kind(rawValue: "error")
+        /// A field tap started a file (docs/TAP.md §1; `reason` names the tap and file).
+        public static let tap = Kind(rawValue: "tap")
     }
 
     /// Sequence number, shared with records (assigned by the writer).

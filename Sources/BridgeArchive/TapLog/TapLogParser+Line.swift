@@ -43,6 +43,9 @@ extension TapLogParser {
             time = ns
         }
         if let e = o["event"] { return .event(try event(e, in: o, time: time, number: number)) }
+        if case .string(let why)? = o["unrecordable"] {
+            throw fail("the tap could not serialize this message: \(why.prefix(512))")
+        }
         guard let dValue = o["dir"] else { throw fail("missing \"dir\" (\"w2h\" or \"h2w\")") }
         guard case .string(let d) = dValue, d == "w2h" || d == "h2w" else {
             throw fail("\"dir\" must be \"w2h\" or \"h2w\", not \(JSONWriter().string(dValue))")
@@ -105,10 +108,23 @@ extension TapLogParser {
         if reason == nil { reason = try string("text") }
         let connection = try string("conn")
         let bytes = try count("bytes"), packets = try count("count")
+        var fileSequence: Int?
+        var first = false
+        if kind == "tap" {
+            // A field tap's file header (docs/TAP.md §1).
+            guard let seq = try count("seq"), seq > 0 else { throw fail("a tap file header needs \"seq\", a positive integer") }
+            fileSequence = seq
+            first = o["first"] == .bool(true)
+            if reason == nil {
+                let platform = try string("tap") ?? "unknown"
+                let redacted = o["redacted"] == .bool(false) ? "sensitive fields kept" : "redacted"
+                reason = "\(platform.prefix(32)) tap, file \(seq)\(first ? " (its first)" : ""), \(redacted)"
+            }
+        }
         let event = ArchiveEvent(time: time, kind: ArchiveEvent.Kind(rawValue: kind), connection: connection,
                                  direction: direction, bytes: bytes, count: packets,
                                  reason: reason.map { String($0.prefix(4096)) })
-        return TapEvent(line: number, event: event)
+        return TapEvent(line: number, event: event, fileSequence: fileSequence, firstFile: first)
     }
 
     private func describe(_ v: JSONValue) -> String {

@@ -28,6 +28,10 @@ public struct TapEvent: Sendable, Hashable {
     public var line: Int
     /// The event, as the archive writes it (its `seq` is assigned by the writer).
     public var event: ArchiveEvent
+    /// For a field tap's file header (`"event":"tap"`, docs/TAP.md §1): the file's `seq`.
+    public var fileSequence: Int? = nil
+    /// For a file header: whether it is the first file its tap wrote (`"first":true`).
+    public var firstFile = false
 }
 
 /// A tap log line that could not be imported.
