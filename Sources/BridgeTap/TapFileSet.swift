@@ -24,7 +24,7 @@ struct TapFileSet {
         var failed: [(TapQueued, String)] = []
         var k = 0
         while k < entries.count {
-            if let reason = prepare(for: entries[k].bytes.count) {
+            if let reason = prepare(for: entries[k].bytes.count, time: entries[k].time) {
                 failed.append(contentsOf: entries[k...].map { ($0, reason) })
                 return failed
             }
@@ -52,8 +52,9 @@ struct TapFileSet {
         fd = -1
     }
 
-    /// Opens a file (or the next one, when `count` more bytes would pass the size cap).
-    private mutating func prepare(for count: Int) -> String? {
+    /// Opens a file (or the next one, when `count` more bytes would pass the size cap);
+    /// its header carries `time`, the first line's.
+    private mutating func prepare(for count: Int, time: Int64) -> String? {
         if fd >= 0 && size > 0 && size + count > configuration.maxFileBytes && size > headerSize { close() }
         if fd >= 0 { return nil }
         let dir = configuration.directory
@@ -73,7 +74,7 @@ struct TapFileSet {
         }
         fd = opened
         size = 0
-        let header = TapLine.header(time: Int64(Date().timeIntervalSince1970 * 1000), seq: seq, first: first, redacted: !configuration.keepSensitiveFields)
+        let header = TapLine.header(time: time, seq: seq, first: first, redacted: !configuration.keepSensitiveFields)
         if let reason = writeAll(header) {
             close()
             return reason

@@ -53,9 +53,15 @@ struct JavaScriptTapTests {
         let doc = try JSONParser().parse(out.trimmingCharacters(in: .whitespacesAndNewlines)).value
         let originals = doc["originals"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let lines = doc["lines"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        #expect(originals.count == 6 && lines.count == 6)
+        #expect(originals.count == 6 && lines.count == 7)
         var parser = TapLogParser()
-        let entries = parser.feed(Array((lines.joined(separator: "\n") + "\n").utf8))
+        var entries = parser.feed(Array((lines.joined(separator: "\n") + "\n").utf8))
+        // The first line is the tap's header (docs/TAP.md §1).
+        guard case .event(let header)? = entries.first, header.fileSequence == 1, header.firstFile else {
+            Issue.record("no header line: \(lines.first ?? "")")
+            return
+        }
+        entries.removeFirst()
         let redactor = Redactor()
         for (i, entry) in entries.enumerated() {
             guard case .message(let m) = entry else { Issue.record("line \(i + 1) not a message: \(entry)"); continue }
@@ -63,7 +69,7 @@ struct JavaScriptTapTests {
             let expected = redactor.redact(Array(originals[i].utf8)).bytes
             #expect(String(decoding: m.payload, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "message \(i + 1)")
         }
-        #expect(lines[0].contains(#""imageData":{"redacted":true,"sha256":""#))
+        #expect(lines[1].contains(#""imageData":{"redacted":true,"sha256":""#))
         #expect(!lines.joined().contains("iVBORw0KGgo="), "an image left the page")
     }
 
@@ -73,7 +79,7 @@ struct JavaScriptTapTests {
         BridgeScopeTap.configure({ onLine: function (l) { lines.push(l); }, keepSensitiveFields: true });
         window.GBGBridge = { postMessage: function () {} };
         GBGBridge.postMessage('{"payload":{"data":{"photo":"QUJD"}}}');
-        console.log(lines[0]);
+        console.log(lines[1]);
         """#)
         #expect(out.contains(#""text":"{\"payload\":{\"data\":{\"photo\":\"QUJD\"}}}""#), "\(out)")
     }
@@ -93,7 +99,7 @@ struct JavaScriptTapTests {
         try { GBGBridge.receive({ a: 1 }); } catch (e) { threw = e.name + ":" + e.message; }
         var lines = [];
         BridgeScopeTap.configure({ onLine: function (l) { lines.push(l); } });
-        console.log(JSON.stringify({ ret: ret, got: got, threw: threw, lines: lines.map(function (l) { var o = JSON.parse(l); return o.dir + " " + (o.text || JSON.stringify(o.msg)); }) }));
+        console.log(JSON.stringify({ ret: ret, got: got, threw: threw, lines: lines.slice(1).map(function (l) { var o = JSON.parse(l); return o.dir + " " + (o.text || JSON.stringify(o.msg)); }) }));
         """#)
         #expect(out.contains(#""ret":"r4""#), "\(out)")
         #expect(out.contains(#""got":[[true,"abc!"]]"#), "\(out)")

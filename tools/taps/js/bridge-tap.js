@@ -12,11 +12,12 @@
  * 2. Included by a page on its own, as its first script:
  *      <script src="bridge-tap.js"></script>
  *      <script>BridgeScopeTap.configure({ onLine: function (line) { ... }, conn: "webview-1" });</script>
- *    Each line (a string without the newline) goes to `onLine`. Lines written before
- *    `configure` are kept (at most 10,000, then counted as dropped). Image and biometric
- *    fields are REPLACED by {"redacted":true,"sha256":HEX,"bytes":N}, like
- *    `bridgescope record --redact` (Redactor.sensitiveFields in Sources/BridgeCapture),
- *    unless the page passes `keepSensitiveFields: true`.
+ *    Each line (a string without the newline) goes to `onLine`; the first is the tap's
+ *    header (docs/TAP.md §1). Lines written before `configure` are kept (at most 10,000,
+ *    then counted and reported by a drop line). Image and biometric fields are REPLACED
+ *    by {"redacted":true,"sha256":HEX,"bytes":N} exactly as docs/TAP.md §2 says (the rule
+ *    of TapRedactor in Sources/BridgeTap, which `record --redact` runs), unless the page
+ *    passes `keepSensitiveFields: true`. Unpaired surrogates become U+FFFD.
  *
  * What is recorded, whenever and in whatever order the host or the page defines it:
  *   web → host  window.webkit.messageHandlers.gbgBridge.postMessage(object)   "msg"
@@ -38,8 +39,8 @@
   if (root[INSTALLED]) { return; }
   try { Object.defineProperty(root, INSTALLED, { value: true, enumerable: false, configurable: false }); } catch (e) { return; }
 
-  // The one list of sensitive field names (PROTOCOL.md §6); a test checks it equals
-  // Redactor.sensitiveFields.
+  // The sensitive field names (PROTOCOL.md §6): a copy of TapRedactor.sensitiveFields
+  // (Sources/BridgeTap/TapRedactor.swift) that a test compares with it.
   var SENSITIVE_FIELDS = ["imageData", "previewImageData", "encryptedBlob", "unencryptedBlob", "photo"];
   var MAX_PENDING = 10000;
 
@@ -105,69 +106,198 @@
     redact = false;
   }
 
+  var dropFirst = 0, dropLast = 0, dropBytes = 0, dropConn = null;
   function emit(line) {
     if (sink) {
       try { sink(line); } catch (e) { /* a failing sink never breaks the page */ }
     } else if (pending.length < MAX_PENDING) {
       pending.push(line);
     } else {
+      if (dropped === 0) { dropFirst = now(); dropConn = conn; }
+      dropLast = now();
       dropped += 1;
+      dropBytes += utf8(line).length;
     }
+  }
+  // The drop line of docs/TAP.md §1 for what the pending buffer could not keep.
+  function dropLine() {
+    return "{\"t\":" + dropFirst + ",\"event\":\"drop\"" + (dropConn !== null ? ",\"conn\":" + stringify(dropConn) : "") +
+      ",\"count\":" + dropped + ",\"bytes\":" + dropBytes + ",\"reason\":" + stringify("tap queue full: " + dropped + " messages (" +
+      dropBytes + " bytes) from " + dropFirst + " to " + dropLast + " not recorded") + "}";
   }
 
-  // ---- redaction (standalone mode) --------------------------------------------------
-  function isMarker(v) {
-    return v !== null && typeof v === "object" && !isArray(v) && v.redacted === true && typeof v.sha256 === "string" &&
-      Object.keys(v).length === 3;
-  }
-  function marker(text) {
-    var bytes = utf8(text);
-    return { redacted: true, sha256: sha256Hex(bytes), bytes: bytes.length };
-  }
-  function redactValue(v, state) {
-    if (isArray(v)) {
-      var a = [];
-      for (var i = 0; i < v.length; i++) { a.push(redactValue(v[i], state)); }
-      return a;
+  // ---- redaction (standalone mode): docs/TAP.md §2, the same steps as TapRedactor ----
+  // Replaces unpaired UTF-16 surrogates by U+FFFD (what any UTF-8 reader gets).
+  function wellFormed(s) {
+    var out = null;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c < 0xD800 || c > 0xDFFF) { continue; }
+      if (c <= 0xDBFF && i + 1 < s.length) {
+        var d = s.charCodeAt(i + 1);
+        if (d >= 0xDC00 && d <= 0xDFFF) { i++; continue; }
+      }
+      if (out === null) { out = s.split(""); }
+      out[i] = "\ufffd";
     }
-    if (v === null || typeof v !== "object") { return v; }
-    var o = {};
-    for (var k in v) {
-      if (!hasOwn(v, k)) { continue; }
-      var m = v[k];
-      if (SENSITIVE_FIELDS.indexOf(k) >= 0 && m !== null && m !== undefined && !isMarker(m)) {
-        o[k] = marker(typeof m === "string" ? m : stringify(m));
-        state.count += 1;
-      } else {
-        o[k] = redactValue(m, state);
+    return out === null ? s : out.join("");
+  }
+  var MARKER = /^\{"redacted":true,"sha256":"[0-9a-f]{64}","bytes":(0|[1-9][0-9]*)\}$/;
+  function compact(v) {           // a valid JSON value without whitespace outside strings
+    var out = "", inString = false, escaped = false;
+    for (var i = 0; i < v.length; i++) {
+      var c = v.charAt(i);
+      if (inString) {
+        if (escaped) { escaped = false; } else if (c === "\\") { escaped = true; } else if (c === "\"") { inString = false; }
+        out += c;
+      } else if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") {
+        if (c === "\"") { inString = true; }
+        out += c;
       }
     }
-    return o;
+    return out;
   }
-  // Redacts the envelope's payload.data; returns the JSON text to record.
-  function redactedJSON(envelope, json) {
-    if (!redact || envelope === null || typeof envelope !== "object" || isArray(envelope)) { return json; }
-    var payload = envelope.payload;
-    if (payload === null || typeof payload !== "object" || isArray(payload) || !hasOwn(payload, "data")) { return json; }
-    var state = { count: 0 };
-    var data = redactValue(payload.data, state);
-    if (state.count === 0) { return json; }
-    var p = {}, e = {}, k;
-    for (k in payload) { if (hasOwn(payload, k)) { p[k] = k === "data" ? data : payload[k]; } }
-    for (k in envelope) { if (hasOwn(envelope, k)) { e[k] = k === "payload" ? p : envelope[k]; } }
-    return stringify(e);
+  function marker(content) {      // content: UTF-8 bytes
+    return "{\"redacted\":true,\"sha256\":\"" + sha256Hex(content) + "\",\"bytes\":" + content.length + "}";
   }
-  function redactedText(text) {
+  // The strict scanner: returns the values to replace, or null when the text is not JSON.
+  function scan(t) {
+    var i = 0, n = t.length, reps = [];
+    function ws() { while (i < n) { var c = t.charCodeAt(i); if (c === 32 || c === 9 || c === 10 || c === 13) { i++; } else { return; } } }
+    function fail() { throw scan; }
+    function hex4(j) {
+      if (j + 4 > n) { fail(); }
+      var h = t.substr(j, 4);
+      if (!/^[0-9a-fA-F]{4}$/.test(h)) { fail(); }
+      return parseInt(h, 16);
+    }
+    function str() {             // at the opening quote; returns the unescaped string
+      i++;
+      var out = "", run = i;
+      while (i < n) {
+        var c = t.charCodeAt(i);
+        if (c === 34) { out += t.slice(run, i); i++; return out; }
+        if (c === 92) {
+          out += t.slice(run, i);
+          var e = t.charAt(i + 1);
+          var simple = { "\"": "\"", "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e];
+          if (i + 1 >= n) { fail(); }
+          if (simple !== undefined && e !== "u") { out += simple; i += 2; run = i; continue; }
+          if (e !== "u") { fail(); }
+          var u = hex4(i + 2);
+          i += 6;
+          if (u >= 0xDC00 && u <= 0xDFFF) { fail(); }
+          if (u >= 0xD800 && u <= 0xDBFF) {
+            if (t.charAt(i) !== "\\" || t.charAt(i + 1) !== "u") { fail(); }
+            var lo = hex4(i + 2);
+            if (lo < 0xDC00 || lo > 0xDFFF) { fail(); }
+            i += 6;
+            out += String.fromCharCode(u, lo);
+          } else {
+            out += String.fromCharCode(u);
+          }
+          run = i;
+          continue;
+        }
+        if (c < 0x20) { fail(); }
+        i++;
+      }
+      fail();
+    }
+    function num() {
+      var m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(t.slice(i, i + 400));
+      if (!m || m[0].length === 0) { fail(); }
+      if (m[0].length === 400) {  // a very long number: scan it by hand
+        var j = i;
+        if (t.charAt(j) === "-") { j++; }
+        while (j < n && /[0-9.eE+-]/.test(t.charAt(j))) { j++; }
+        var whole = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.exec(t.slice(i, j));
+        if (!whole) { fail(); }
+        i = j;
+        return;
+      }
+      i += m[0].length;
+    }
+    // place: 0 top, 1 payload object, 2 data, 3 other
+    function value(place, depth) {
+      if (i >= n) { fail(); }
+      var c = t.charAt(i);
+      if (c === "{") { object(place, depth); } else if (c === "[") { array(place, depth); } else if (c === "\"") { str(); }
+      else if (t.substr(i, 4) === "true" || t.substr(i, 4) === "null") { i += 4; } else if (t.substr(i, 5) === "false") { i += 5; }
+      else { num(); }
+    }
+    function object(place, depth) {
+      if (depth > 64) { fail(); }
+      i++; ws();
+      if (t.charAt(i) === "}") { i++; return; }
+      for (;;) {
+        if (t.charAt(i) !== "\"") { fail(); }
+        var key = str();
+        ws();
+        if (t.charAt(i) !== ":") { fail(); }
+        i++; ws();
+        var start = i;
+        if (place === 0) { value(key === "payload" ? 1 : 3, depth + 1); }
+        else if (place === 1) { value(key === "data" ? 2 : 3, depth + 1); }
+        else if (place === 2 && SENSITIVE_FIELDS.indexOf(key) >= 0 && t.substr(start, 4) !== "null") {
+          value(3, depth + 1);
+          var raw = t.slice(start, i), content;
+          if (raw.charAt(0) === "\"") {
+            var save = i; i = start; content = utf8(str()); i = save;
+            reps.push([start, i, content]);
+          } else {
+            var compacted = compact(raw);
+            if (!MARKER.test(compacted)) { reps.push([start, i, utf8(compacted)]); }
+          }
+        } else { value(place === 2 ? 2 : 3, depth + 1); }
+        ws();
+        var d = t.charAt(i);
+        if (d === ",") { i++; ws(); continue; }
+        if (d !== "}") { fail(); }
+        i++;
+        return;
+      }
+    }
+    function array(place, depth) {
+      if (depth > 64) { fail(); }
+      i++; ws();
+      if (t.charAt(i) === "]") { i++; return; }
+      for (;;) {
+        value(place === 2 ? 2 : 3, depth + 1);
+        ws();
+        var d = t.charAt(i);
+        if (d === ",") { i++; ws(); continue; }
+        if (d !== "]") { fail(); }
+        i++;
+        return;
+      }
+    }
+    try {
+      ws(); value(0, 1); ws();
+      if (i !== n) { fail(); }
+    } catch (e) {
+      if (e === scan) { return null; }
+      throw e;
+    }
+    return reps;
+  }
+  // Redacts a message text (already well-formed UTF-16); returns the text to record.
+  function redactText(text) {
     if (!redact) { return text; }
-    var envelope;
-    try { envelope = parse(text); } catch (e) {
-      for (var i = 0; i < SENSITIVE_FIELDS.length; i++) {
-        if (text.indexOf(SENSITIVE_FIELDS[i]) >= 0) { return stringify(marker(text)); }
+    var reps = scan(text);
+    if (reps === null) {
+      for (var k = 0; k < SENSITIVE_FIELDS.length; k++) {
+        if (text.indexOf(SENSITIVE_FIELDS[k]) >= 0) { return marker(utf8(text)); }
       }
       return text;
     }
-    var out = redactedJSON(envelope, text);
-    return out;
+    if (reps.length === 0) { return text; }
+    var out = "", from = 0;
+    for (var r = 0; r < reps.length; r++) {
+      out += text.slice(from, reps[r][0]) + marker(reps[r][2]);
+      from = reps[r][1];
+    }
+    return out + text.slice(from);
   }
 
   // ---- lines ------------------------------------------------------------------------
@@ -180,11 +310,11 @@
     extra = extra || "";
     try {
       if (typeof value === "string") {
-        return prefix(dir) + ",\"text\":" + stringify(redactedText(value)) + extra + "}";
+        return prefix(dir) + ",\"text\":" + stringify(redactText(wellFormed(value))) + extra + "}";
       }
       var json = stringify(value);
       if (typeof json !== "string") { json = "null"; }
-      return prefix(dir) + ",\"msg\":" + redactedJSON(value, json) + extra + "}";
+      return prefix(dir) + ",\"msg\":" + redactText(wellFormed(json)) + extra + "}";
     } catch (e) {
       // Not serializable (a cycle, a BigInt): the recorder turns this line into an error event.
       return prefix(dir) + ",\"unrecordable\":" + stringify(String(e && e.message || e)) + "}";
@@ -346,13 +476,19 @@
       /** Sets where lines go and how: {onLine, conn, keepSensitiveFields}. Lines kept so far are handed over at once. */
       configure: function (options) {
         options = options || {};
+        var first = sink === null;
         if (typeof options.onLine === "function") { sink = options.onLine; }
         if (typeof options.conn === "string") { conn = options.conn; }
         redact = options.keepSensitiveFields !== true;
+        if (first && sink) {
+          // The header of docs/TAP.md §1: the callback is this tap's one "file".
+          emit("{\"t\":" + now() + ",\"event\":\"tap\",\"tap\":\"js\",\"version\":1,\"seq\":1,\"first\":true,\"redacted\":" + redact + "}");
+        }
         var kept = pending.splice(0);
         for (var i = 0; i < kept.length; i++) { emit(kept[i]); }
+        if (dropped > 0 && sink) { emit(dropLine()); dropped = 0; dropBytes = 0; }
       },
-      /** Lines not kept because nobody had configured a callback yet. */
+      /** Lines not kept because nobody had configured a callback yet (since the last drop line). */
       dropped: function () { return dropped; },
       /** The field names redacted by default. */
       sensitiveFields: SENSITIVE_FIELDS.slice()
