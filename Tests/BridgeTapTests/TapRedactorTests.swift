@@ -74,9 +74,12 @@ struct TapRedactorTests {
         for kept in ["not json", #"{"a":1,}"#, "", "\u{2028}"] {
             #expect(redactor.redact(Array(kept.utf8)).bytes == Array(kept.utf8))
         }
-        // 64 levels are fine.
-        let deep = String(repeating: "[", count: 63) + #"{"payload":{"data":{"photo":"x"}}}"# + String(repeating: "]", count: 63)
-        #expect(redactor.redact(Array(deep.utf8)).redactedFields == 0, "fields below the top level object are not in payload.data")
+        // 64 levels are fine (61 arrays, the envelope, payload, data); 65 are not.
+        let fits = String(repeating: "[", count: 61) + #"{"payload":{"data":{"photo":"x"}}}"# + String(repeating: "]", count: 61)
+        let r64 = redactor.redact(Array(fits.utf8))
+        #expect(r64.redactedFields == 0 && !r64.wholeMessage, "fields below a top-level array are not in payload.data")
+        let over = "[" + fits + "]"
+        #expect(redactor.redact(Array(over.utf8)).wholeMessage)
     }
 
     @Test func theTapsSHA256MatchesSwiftCryptoAndNIST() {
