@@ -6,6 +6,7 @@ set -euo pipefail
 pkgs=(libpcap-dev libzstd-dev zlib1g-dev libturbojpeg0-dev zstd jq tcpdump tshark)
 if [[ "${1:-}" == "--with-browser" ]]; then pkgs+=(chromium); fi
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs)  # the JavaScript tap's tests (tools/taps/js)
+command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)  # the Java tap (tools/taps/android)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
