@@ -13,20 +13,18 @@ import Foundation
 /// webView1.hostToWeb(json)
 /// ```
 ///
-/// The calls never block and never throw: each builds its line on the caller's thread
-/// (image and biometric fields replaced by markers unless
-/// ``TapConfiguration/keepSensitiveFields``) and hands it to a bounded queue; a
-/// background thread writes it within ``TapConfiguration/writeIntervalMilliseconds``.
+/// The calls never block and never throw: each takes the time and hands the message to a
+/// bounded queue; a background thread builds its line (image and biometric fields
+/// replaced by markers unless ``TapConfiguration/keepSensitiveFields``) and writes it
+/// within ``TapConfiguration/writeIntervalMilliseconds``. Nothing unredacted is written.
 /// What the queue cannot take is counted and written as a drop line.
 public final class BridgeTap: Sendable {
     private let writer: TapWriter
-    private let redactor: TapRedactor?
 
     /// Starts a tap writing as `configuration` says. Failures to create or write files are
     /// reported to ``TapConfiguration/onError``, never thrown.
     public init(_ configuration: TapConfiguration) {
         writer = TapWriter(configuration: configuration)
-        redactor = configuration.keepSensitiveFields ? nil : TapRedactor()
     }
 
     /// The handle for one WebView: its lines carry `id` as `conn`.
@@ -51,24 +49,19 @@ public final class BridgeTap: Sendable {
 
     func record(_ body: TapBody, direction: String, connection: String) {
         let time = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        let line: [UInt8]
+        let size: Int
         switch body {
-        case .text(let s):
-            var bytes = Array(s.utf8)
-            if let redactor { bytes = redactor.redact(bytes).bytes }
-            line = TapLine.message(time: time, direction: direction, connection: connection, text: bytes, rawJSON: false)
-        case .json(var bytes):
-            if let redactor { bytes = redactor.redact(bytes).bytes }
-            line = TapLine.message(time: time, direction: direction, connection: connection, text: bytes, rawJSON: true)
-        case .unrecordable(let reason):
-            line = TapLine.unrecordable(time: time, direction: direction, connection: connection, reason: reason)
+        case .text(let s): size = s.utf8.count
+        case .json(let b): size = b.count
+        case .unrecordable(let r): size = r.utf8.count
         }
-        writer.enqueue(line, time: time, connection: connection)
+        writer.enqueue(TapMessage(body: body, direction: direction, connection: connection, time: time),
+                       size: size + connection.utf8.count + 64, time: time, connection: connection)
     }
 }
 
 /// What a message was handed over as.
-enum TapBody {
+enum TapBody: Sendable {
     /// A string: recorded as `text`.
     case text(String)
     /// A JSON text the tap serialized from an object: recorded as `msg`.

@@ -15,43 +15,67 @@ enum TapSHA256 {
 
     /// The 32-byte digest of `message`.
     static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var tail = Array(message.suffix(message.count % 64))
+        var state = State()
+        let full = message.count - message.count % 64
+        message.withUnsafeBufferPointer { p in
+            var off = 0
+            while off < full { state.block(p.baseAddress! + off); off += 64 }
+        }
+        var tail = Array(message[full...])
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         let bits = UInt64(message.count) &* 8
         for s in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(s))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        let full = message.count - message.count % 64
-        func block(_ bytes: UnsafeBufferPointer<UInt8>, _ off: Int) {
-            for t in 0..<16 {
-                let p = off + 4 * t
-                w[t] = UInt32(bytes[p]) << 24 | UInt32(bytes[p + 1]) << 16 | UInt32(bytes[p + 2]) << 8 | UInt32(bytes[p + 3])
-            }
-            for t in 16..<64 {
-                let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-                let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-            }
-            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-            for t in 0..<64 {
-                let t1 = hh &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[t] &+ w[t]
-                let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-            }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
-        }
-        message.withUnsafeBufferPointer { p in
-            for off in stride(from: 0, to: full, by: 64) { block(p, off) }
-        }
         tail.withUnsafeBufferPointer { p in
-            for off in stride(from: 0, to: p.count, by: 64) { block(p, off) }
+            var off = 0
+            while off < p.count { state.block(p.baseAddress! + off); off += 64 }
         }
         var out: [UInt8] = []
         out.reserveCapacity(32)
-        for v in h { for s in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(s))) } }
+        for v in [state.h0, state.h1, state.h2, state.h3, state.h4, state.h5, state.h6, state.h7] {
+            out.append(UInt8(truncatingIfNeeded: v >> 24)); out.append(UInt8(truncatingIfNeeded: v >> 16))
+            out.append(UInt8(truncatingIfNeeded: v >> 8)); out.append(UInt8(truncatingIfNeeded: v))
+        }
         return out
     }
 
-    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
+    /// The eight working words, kept in registers rather than an array.
+    private struct State {
+        var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
+        var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
+        var w = (UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0),
+                 UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0))
+
+        /// One 64-byte block at `p`. The message schedule is a 16-word ring.
+        mutating func block(_ p: UnsafePointer<UInt8>) {
+            withUnsafeMutableBytes(of: &w) { raw in
+                let w = raw.bindMemory(to: UInt32.self)
+                for t in 0..<16 {
+                    w[t] = UInt32(p[4 * t]) << 24 | UInt32(p[4 * t + 1]) << 16 | UInt32(p[4 * t + 2]) << 8 | UInt32(p[4 * t + 3])
+                }
+                var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                TapSHA256.k.withUnsafeBufferPointer { k in
+                    for t in 0..<64 {
+                        let wt: UInt32
+                        if t < 16 {
+                            wt = w[t]
+                        } else {
+                            let x = w[(t - 15) & 15], y = w[(t - 2) & 15]
+                            let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+                            let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+                            wt = w[t & 15] &+ s0 &+ w[(t - 7) & 15] &+ s1
+                            w[t & 15] = wt
+                        }
+                        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[t] &+ wt
+                        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                        h = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                    }
+                }
+                h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
+            }
+        }
+    }
+
 }
+
+@inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }

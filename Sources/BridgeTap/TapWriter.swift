@@ -21,29 +21,33 @@ final class TapWriter: @unchecked Sendable {
     private var finished = false
     // The writer thread's own.
     private var file: TapFileSet
+    private let redactor: TapRedactor?
 
     init(configuration: TapConfiguration) {
         self.configuration = configuration
         self.file = TapFileSet(configuration: configuration)
+        self.redactor = configuration.keepSensitiveFields ? nil : TapRedactor()
         let thread = Thread { [self] in run() }
         thread.name = "bridgescope-tap-writer"
         thread.qualityOfService = .utility
         thread.start()
     }
 
-    /// Queues `line`, or counts it as dropped when the queue is full or it is too long.
-    func enqueue(_ line: [UInt8], time: Int64, connection: String) {
+    /// Queues a message (its line is built, redaction included, on the writer thread), or
+    /// counts it as dropped when the queue is full or it is too long. `size` is the
+    /// message's byte count.
+    func enqueue(_ message: TapMessage, size: Int, time: Int64, connection: String) {
         condition.lock()
         defer { condition.unlock() }
         if closing { return }
-        if line.count > configuration.maxLineBytes {
-            tally("message larger than the limit of \(configuration.maxLineBytes) bytes", bytes: line.count, time: time, connection: connection)
-        } else if queue.count >= configuration.maxQueueLines || queuedBytes + line.count > configuration.maxQueueBytes {
-            tally("tap queue full", bytes: line.count, time: time, connection: connection)
+        if size > configuration.maxLineBytes {
+            tally("message larger than the limit of \(configuration.maxLineBytes) bytes", bytes: size, time: time, connection: connection)
+        } else if queue.count >= configuration.maxQueueLines || queuedBytes + size > configuration.maxQueueBytes {
+            tally("tap queue full", bytes: size, time: time, connection: connection)
         } else {
             if !tallies.isEmpty { appendDropLines() }
-            queue.append(TapQueued(bytes: line, time: time, connection: connection))
-            queuedBytes += line.count
+            queue.append(TapQueued(bytes: [], time: time, connection: connection, message: message))
+            queuedBytes += size
             enqueued += 1
         }
     }
@@ -77,6 +81,15 @@ final class TapWriter: @unchecked Sendable {
         } else {
             tallies.append(TapDropTally(reason: reason, connection: connection, firstTime: time, lastTime: time, count: 1, bytes: bytes))
         }
+    }
+
+    /// The line of a queued message: built here, off the caller's thread.
+    private func render(_ entry: TapQueued) -> TapQueued {
+        guard let m = entry.message else { return entry }
+        var out = entry
+        out.message = nil
+        out.bytes = m.line(redactor: redactor)
+        return out
     }
 
     // Called with the lock held: a drop line that could not be written is counted again.
@@ -113,7 +126,7 @@ final class TapWriter: @unchecked Sendable {
             queuedBytes = 0
             condition.unlock()
 
-            let failures = file.write(batch)
+            let failures = file.write(batch.map(render))
             condition.lock()
             written += batch.count
             for (entry, reason) in failures {
@@ -156,4 +169,33 @@ struct TapQueued: Sendable {
     var connection: String
     /// For a drop line: what it accounts for.
     var drop: TapDropTally? = nil
+    /// For a message whose line is not built yet.
+    var message: TapMessage? = nil
+}
+
+/// A message as the caller handed it over; the writer thread makes its line.
+struct TapMessage: Sendable {
+    /// What was handed over.
+    var body: TapBody
+    /// `w2h` or `h2w`.
+    var direction: String
+    /// Its connection.
+    var connection: String
+    /// When (epoch ms).
+    var time: Int64
+
+    /// Its tap log line, redacted by `redactor` when there is one.
+    func line(redactor: TapRedactor?) -> [UInt8] {
+        switch body {
+        case .text(let s):
+            var bytes = Array(s.utf8)
+            if let redactor { bytes = redactor.redact(bytes).bytes }
+            return TapLine.message(time: time, direction: direction, connection: connection, text: bytes, rawJSON: false)
+        case .json(var bytes):
+            if let redactor { bytes = redactor.redact(bytes).bytes }
+            return TapLine.message(time: time, direction: direction, connection: connection, text: bytes, rawJSON: true)
+        case .unrecordable(let reason):
+            return TapLine.unrecordable(time: time, direction: direction, connection: connection, reason: reason)
+        }
+    }
 }

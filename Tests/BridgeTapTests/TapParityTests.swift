@@ -134,3 +134,68 @@ struct TapParityTests {
         }.sorted().joined(separator: "\n")
     }
 }
+
+/// A tap writer killed with SIGKILL mid-stream leaves a log whose every complete line
+/// imports (Swift and Java: the taps that write files themselves).
+@Suite(.serialized, .enabled(if: javaPresent, "javac is missing"))
+struct TapKillTests {
+    func killMidStream(_ executable: String, _ arguments: [String], dir: URL) throws -> [TapLogParser.Entry] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments + ["--dir", dir.path]
+        let input = Pipe()
+        p.standardInput = input
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let line = Data(("w2h webview-1 " + Data(Array(#"{"version":"1.0","correlationId":"k","type":"request","timestamp":1764050000000,"payload":{"action":"a","data":{"imageData":"QUJD"}}}"#.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }).base64EncodedString() + "\n").utf8)
+        let writer = input.fileHandleForWriting
+        let deadline = Date().addingTimeInterval(1.0)
+        var sent = 0
+        while Date() < deadline {
+            writer.write(line)
+            sent += 1
+            if sent % 200 == 0 { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        try? writer.close()
+        #expect(p.terminationReason == .uncaughtSignal)
+        var entries: [TapLogParser.Entry] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
+            let bytes = try Array(Data(contentsOf: dir.appendingPathComponent(name)))
+            // Only complete lines: whatever follows the last LF was being written.
+            let end = (bytes.lastIndex(of: 0x0A) ?? -1) + 1
+            var parser = TapLogParser()
+            entries += parser.feed(Array(bytes[0..<end])) + parser.finish()
+        }
+        return entries
+    }
+
+    func check(_ entries: [TapLogParser.Entry], _ name: String) {
+        var messages = 0
+        for entry in entries {
+            switch entry {
+            case .message(let m):
+                messages += 1
+                #expect(String(decoding: m.payload, as: UTF8.self).contains(#""imageData":{"redacted":true"#))
+            case .error(let e): Issue.record("\(name): line \(e.line): \(e.reason)")
+            case .event: break
+            }
+        }
+        #expect(messages > 100, "\(name): only \(messages) messages reached the file before the kill")
+    }
+
+    @Test func swiftTap() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tap-kill-\(UUID().uuidString)")
+        let driver = ProjectPaths.binary.deletingLastPathComponent().appendingPathComponent("TapDriver").path
+        check(try killMidStream(driver, [], dir: dir), "swift")
+    }
+
+    @Test func javaTap() throws {
+        let classes = FileManager.default.temporaryDirectory.appendingPathComponent("tap-kill-classes-\(UUID().uuidString)")
+        let build = try runProcess(URL(fileURLWithPath: "/bin/bash"), [ProjectPaths.root.appendingPathComponent("tools/taps/android/build.sh").path, classes.path])
+        #expect(build.status == 0, "\(build.stderr)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tap-kill-\(UUID().uuidString)")
+        check(try killMidStream("/usr/bin/java", ["-cp", classes.path, "com.bridgescope.tap.TapDriver"], dir: dir), "java")
+    }
+}

@@ -3,19 +3,17 @@ package com.bridgescope.tap;
 /**
  * Records what crosses the bridge inside a shipped Android app to a tap log (docs/TAP.md),
  * so a session that failed on a customer's phone can be sent to support and analyzed with
- * {@code bridgescope record --tap}. Calls never block and never throw: each builds its line
- * on the caller's thread (image and biometric fields replaced unless
- * {@link TapConfig#keepSensitiveFields}) and hands it to a bounded queue that a background
- * thread writes within {@link TapConfig#writeIntervalMillis}; what the queue cannot take is
- * counted and written as a drop line.
+ * {@code bridgescope record --tap}. Calls never block and never throw: each takes the time
+ * and hands the message to a bounded queue; a background thread builds its line (image and
+ * biometric fields replaced unless {@link TapConfig#keepSensitiveFields}) and writes it
+ * within {@link TapConfig#writeIntervalMillis}; what the queue cannot take is counted and
+ * written as a drop line.
  */
 public final class BridgeTap {
     private final TapWriter writer;
-    private final boolean redact;
 
     /** Starts a tap; failures go to the config's listener, never thrown. */
     public BridgeTap(TapConfig config) {
-        this.redact = !config.keepSensitiveFields;
         this.writer = new TapWriter(config);
     }
 
@@ -33,13 +31,7 @@ public final class BridgeTap {
     void record(String text, String dir, String conn) {
         long time = System.currentTimeMillis();
         try {
-            if (text == null) {
-                writer.enqueue(TapWriter.unrecordable(time, dir, conn, "the message was null"), time, conn);
-                return;
-            }
-            String t = TapRedactor.wellFormed(text);
-            if (redact) t = TapRedactor.redact(t);
-            writer.enqueue(TapWriter.messageLine(time, dir, conn, t), time, conn);
+            writer.enqueue(text, dir, time, conn);
         } catch (Throwable e) {
             writer.report("the tap failed on a message: " + e);
         }

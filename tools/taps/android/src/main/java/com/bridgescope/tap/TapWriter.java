@@ -14,8 +14,9 @@ import java.util.TreeMap;
 /** The bounded queue and background writer of docs/TAP.md section 3. Guarded by {@code this}. */
 final class TapWriter implements Runnable {
     private static final class Entry {
-        final byte[] bytes; final long time; final String conn; final Tally drop;
-        Entry(byte[] bytes, long time, String conn, Tally drop) { this.bytes = bytes; this.time = time; this.conn = conn; this.drop = drop; }
+        byte[] bytes; final long time; final String conn; final Tally drop; String text; final String dir;
+        Entry(byte[] bytes, long time, String conn, Tally drop) { this.bytes = bytes; this.time = time; this.conn = conn; this.drop = drop; this.dir = null; }
+        Entry(String text, String dir, long time, String conn) { this.text = text; this.dir = dir; this.time = time; this.conn = conn; this.drop = null; }
     }
 
     private static final class Tally {
@@ -42,18 +43,30 @@ final class TapWriter implements Runnable {
         thread.start();
     }
 
-    synchronized void enqueue(byte[] line, long time, String conn) {
+    /** Queues a message (null: recorded as unrecordable); its line is built on the writer thread. */
+    synchronized void enqueue(String text, String dir, long time, String conn) {
         if (closing) return;
-        if (line.length > config.maxLineBytes) {
-            tally("message larger than the limit of " + config.maxLineBytes + " bytes", line.length, time, conn);
-        } else if (queue.size() >= config.maxQueueLines || queuedBytes + line.length > config.maxQueueBytes) {
-            tally("tap queue full", line.length, time, conn);
+        long size = (text == null ? 0 : 3L * text.length()) + conn.length() + 64;   // UTF-8 bound
+        if (text != null && size > config.maxLineBytes && messageLine(time, dir, conn, text).length > config.maxLineBytes) {
+            tally("message larger than the limit of " + config.maxLineBytes + " bytes", text.length(), time, conn);
+        } else if (queue.size() >= config.maxQueueLines || queuedBytes + size > config.maxQueueBytes) {
+            tally("tap queue full", text == null ? 0 : text.length(), time, conn);
         } else {
             if (!tallies.isEmpty()) appendDropLines();
-            queue.add(new Entry(line, time, conn, null));
-            queuedBytes += line.length;
+            queue.add(new Entry(text, dir, time, conn));
+            queuedBytes += size;
             enqueued++;
         }
+    }
+
+    /** Builds a queued message's line (redaction included), off the caller's thread. */
+    private void render(Entry e) {
+        if (e.bytes != null) return;
+        if (e.text == null) { e.bytes = unrecordable(e.time, e.dir, e.conn, "the message was null"); return; }
+        String t = TapRedactor.wellFormed(e.text);
+        if (!config.keepSensitiveFields) t = TapRedactor.redact(t);
+        e.bytes = messageLine(e.time, e.dir, e.conn, t);
+        e.text = null;
     }
 
     synchronized void flush() {
@@ -116,6 +129,9 @@ final class TapWriter implements Runnable {
                 stop = closing;
                 queue = new ArrayList<Entry>();
                 queuedBytes = 0;
+            }
+            for (Entry e : batch) {
+                try { render(e); } catch (Throwable x) { e.bytes = unrecordable(e.time, e.dir, e.conn, "the tap failed on this message: " + x); }
             }
             List<Object[]> failed = write(batch);
             synchronized (this) {
