@@ -111,8 +111,12 @@ UNENCRYPTED_BLOB = b64(b"PYTHON-HOST-FAKE-UNENCRYPTED-BLOB " + bytes(range(96, 1
 
 # ---------------------------------------------------------------- decoding
 
-class BigInt(str):
-    """An integer literal too long to convert cheaply; kept as its text."""
+class BigInt:
+    """An integer literal too long to convert cheaply; kept as its text (not a str, so it
+    can never pass for a string member)."""
+
+    def __init__(self, text):
+        self.text = text
 
 
 class Invalid(Exception):
@@ -175,7 +179,7 @@ def is_timestamp(value):
     if isinstance(value, bool):
         return False
     if isinstance(value, BigInt):
-        return not value.startswith("-")     # beyond 2^63: accepted (PROTOCOL.md §7)
+        return not value.text.startswith("-")     # beyond 2^63: accepted (PROTOCOL.md §7)
     return isinstance(value, int) and value >= 0
 
 

@@ -248,6 +248,7 @@ class PassportJourney(ProtocolChecks):
         host.send(b"not json", b"[1,2]", b"\xff\xfe{}", b'{"type":"request","correlationId":"x"',
                   b'{"version":"1.0","correlationId":"s\\ud800","type":"request","timestamp":1,"payload":{"action":"a.b"}}',
                   json.dumps({"type": "request", "correlationId": ""}),
+                  '{"type":"request","correlationId":' + "7" * 1500 + "}",
                   json.dumps({"type": "event", "correlationId": "e-1"}),
                   '{"version":"1.0","correlationId":"r-1","type":"response","timestamp":1700000000000,'
                   '"payload":{"action":"foo.bar","status":"success"}}',
