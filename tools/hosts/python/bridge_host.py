@@ -449,8 +449,13 @@ def main():
     host.start()
     for line in read_lines(sys.stdin.buffer):
         log("debug", f"web -> host {line[:300]!r}")
-        host.receive(line)
+        try:
+            host.receive(line)
+        except Exception as error:   # a host bug must not become a crash on input (§7)
+            log("error", f"event=internal-error {type(error).__name__}: {error}; the line is dropped")
     host.wait_until_idle()
+    if host.stdout_dead:             # nothing left to flush into a closed pipe at exit
+        os._exit(0)
     return 0
 
 
