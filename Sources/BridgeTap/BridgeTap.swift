@@ -55,7 +55,7 @@ public final class BridgeTap: Sendable {
         case .json(let b): size = b.count
         case .unrecordable(let r): size = r.utf8.count
         }
-        writer.enqueue(TapMessage(body: body, direction: direction, connection: connection, time: time),
+        writer.enqueue(TapPendingMessage(body: body, direction: direction, connection: connection, time: time),
                        size: size + connection.utf8.count + 64, time: time, connection: connection)
     }
 }

@@ -36,7 +36,7 @@ final class TapWriter: @unchecked Sendable {
     /// Queues a message (its line is built, redaction included, on the writer thread), or
     /// counts it as dropped when the queue is full or it is too long. `size` is the
     /// message's byte count.
-    func enqueue(_ message: TapMessage, size: Int, time: Int64, connection: String) {
+    func enqueue(_ message: TapPendingMessage, size: Int, time: Int64, connection: String) {
         condition.lock()
         defer { condition.unlock() }
         if closing { return }
@@ -170,11 +170,11 @@ struct TapQueued: Sendable {
     /// For a drop line: what it accounts for.
     var drop: TapDropTally? = nil
     /// For a message whose line is not built yet.
-    var message: TapMessage? = nil
+    var message: TapPendingMessage? = nil
 }
 
 /// A message as the caller handed it over; the writer thread makes its line.
-struct TapMessage: Sendable {
+struct TapPendingMessage: Sendable {
     /// What was handed over.
     var body: TapBody
     /// `w2h` or `h2w`.
