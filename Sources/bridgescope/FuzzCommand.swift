@@ -64,6 +64,15 @@ struct FuzzCommand: AsyncParsableCommand {
     var mode = "structure"
     @Option(help: "Stub picture size in-process: small (default) or full.")
     var images = "small"
+    @Flag(help: "Black-box targets: judge by this project's choices where PROTOCOL.md §7 leaves one (for fuzzing the reference host over the wire). Default: accept every answer §7 allows.")
+    var strict = false
+
+    @Option(name: .customLong("response-timeout"), help: ArgumentHelp("Black-box: milliseconds a request may wait for its final answer (default: PROTOCOL.md §2's 5 s for capability.query and 30 s otherwise, stretched to the scenario's latencies).", valueName: "MS"))
+    var responseTimeout: Int64?
+
+    @Option(name: .customLong("cases-per-process"), help: ArgumentHelp("stdio: cases one host process runs before it is replaced (default 200; 1 starts one per case).", valueName: "N"))
+    var casesPerProcess: Int?
+
     @Flag(name: .customLong("ws-deflate"), help: "Offer permessage-deflate to ws:// targets.")
     var wsDeflate = false
     @Option(name: .customLong("hang-timeout"), help: "Seconds without progress before a worker counts as hung.")
@@ -123,6 +132,15 @@ struct FuzzCommand: AsyncParsableCommand {
         o.images = i
         o.hangTimeout = hangTimeout
         o.webSocketDeflate = wsDeflate
+        o.strict = strict
+        if let r = responseTimeout {
+            guard r >= 1 && r <= 600_000 else { throw ValidationError("--response-timeout must be between 1 and 600000 milliseconds") }
+            o.responseTimeoutMs = r
+        }
+        if let n = casesPerProcess {
+            guard n >= 1 else { throw ValidationError("--cases-per-process must be at least 1") }
+            o.casesPerProcess = n
+        }
         o.selfTestTrap = selfTestTrap
         o.quarantine = quarantine
         o.statusLine = isatty(2) == 1 && !worker
@@ -192,10 +210,15 @@ struct FuzzCommand: AsyncParsableCommand {
         let target: any FuzzTarget
         switch o.target {
         case .inproc: target = o.inProcessTarget(try FuzzReproducer.scenario(for: c, override: scenario))
-        case .stdio(let cmd): target = StdioTarget(command: cmd, scenario: scenario)
+        case .stdio(let cmd):
+            var t = StdioTarget(command: cmd, scenario: scenario)
+            t.strict = o.strict
+            t.responseTimeoutMs = o.responseTimeoutMs
+            target = t
         case .webSocket(let url):
             var t = WebSocketTarget(url: url, scenario: scenario)
             t.deflate = o.webSocketDeflate
+            t.strict = o.strict
             target = t
         }
         let outcome = try await FuzzReproducer.replay(c, target: target, scenario: scenario, images: o.images)

@@ -18,6 +18,9 @@ public final class FuzzEngine {
         public var findings: [Oracle: Int] = [:]
         /// Seconds since the run started.
         public var seconds: Double = 0
+        /// Black-box violations that did not show again in a fresh host process, so were
+        /// not reported (they depended on an earlier case).
+        public var unconfirmed = 0
         /// Executions per second over the run.
         public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }
     }
@@ -65,7 +68,12 @@ public final class FuzzEngine {
 
     /// Runs the seeds (reporting what they already show) and adds them to the corpus.
     public func addSeeds(_ seeds: [FuzzInput]) async {
+        // The run's budgets start with the seeds: running them (and minimizing what they
+        // show) is part of --time and --runs.
+        startBudgets()
         for s in seeds {
+            if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { break }
+            if let end = runDeadline, clock.now >= end { break }
             let input = target.supportsToggles ? s : s.withoutToggles
             let (violations, fresh) = await evaluate(input, cacheMessages: true)
             corpus.append(input)
@@ -78,13 +86,25 @@ public final class FuzzEngine {
 
     /// Fuzzes until `stop` says so (checked every few executions) or the configured runs
     /// or time are used up.
-    public func run(stop: () -> Bool = { false }) async {
+    /// Starts the clock of `--time` once (at the seeds, or at ``run(stop:)`` without them).
+    func startBudgets() {
+        guard !budgetsStarted else { return }
+        budgetsStarted = true
         start = clock.now
+        if let t = configuration.maxSeconds { runDeadline = start + .milliseconds(Int64(t * 1000)) }
+    }
+    var budgetsStarted = false
+
+    public func run(stop: () -> Bool = { false }) async {
+        startBudgets()
+        // In-process cases take microseconds: look at the clock every 8; over the wire one
+        // case can take seconds, so every case.
+        let every = target.supportsToggles ? 8 : 1
         var sinceCheck = 0
         while true {
             if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { break }
             sinceCheck += 1
-            if sinceCheck >= 8 {
+            if sinceCheck >= every {
                 sinceCheck = 0
                 updateTime()
                 if let t = configuration.maxSeconds, stats.seconds >= t { break }
@@ -95,6 +115,13 @@ public final class FuzzEngine {
         }
         updateTime()
     }
+
+    /// When the run's time is up (`--time`): cases and minimization stop there.
+    var runDeadline: ContinuousClock.Instant?
+    /// Seconds spent minimizing so far.
+    var minimizingSeconds: Double = 0
+    /// The share of `--time` minimization may use: a quarter (docs/FUZZING.md, "Budgets").
+    static let minimizeShare = 0.25
 
     /// One mutation, execution and judgement.
     public func step() async {
@@ -131,10 +158,10 @@ public final class FuzzEngine {
     }
 
     /// Runs `input` and judges it; returns the violations and whether it showed a new feature.
-    public func evaluate(_ input: FuzzInput, cacheMessages: Bool) async -> ([Violation], Bool) {
+    public func evaluate(_ input: FuzzInput, cacheMessages: Bool, fresh: Bool = false) async -> ([Violation], Bool) {
         willRun?(input)
         stats.execs += 1
-        let trace = await target.run(input)
+        let trace = fresh ? await target.confirm(input, until: runDeadline) : await target.run(input, until: runDeadline)
         var sink = FeatureSink()
         var violations = checker.check(trace, features: &sink)
         if !messageOracles.oracles.isEmpty {
@@ -162,21 +189,55 @@ public final class FuzzEngine {
     }
 
     func report(_ violations: [Violation], _ input: FuzzInput) async {
+        // Black-box: a finding must show again in a fresh host process (or connection),
+        // so it never depends on what earlier cases left behind; minimization runs
+        // fresh too.
+        let blackBox = !target.supportsToggles
+        var confirmed: Set<String>?
         for v in violations where findings[v.key] == nil && !knownKeys.contains(v.key) {
+            if blackBox {
+                if confirmed == nil {
+                    if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { stats.unconfirmed += 1; continue }
+                    confirmed = Set(await evaluate(input, cacheMessages: false, fresh: true).0.map(\.key))
+                }
+                guard confirmed!.contains(v.key) else { stats.unconfirmed += 1; continue }
+            }
             let execsAtFind = stats.execs
             updateTime()
             let seconds = stats.seconds
             var minimized = input
+            var complete = false
             if configuration.minimize {
-                minimized = await Minimizer(budget: configuration.minimizeBudget).minimize(input) { candidate in
-                    let (vs, _) = await self.evaluate(candidate, cacheMessages: false)
-                    return vs.contains { $0.key == v.key }
+                // Minimization shares the run's budgets: the executions left under --runs,
+                // and a quarter of --time (never past its end).
+                var budget = configuration.minimizeBudget
+                if let maxRuns = configuration.maxRuns {
+                    budget = min(budget, Int(clamping: maxRuns > stats.execs ? maxRuns - stats.execs : 0))
                 }
+                var deadline: ContinuousClock.Instant?
+                if let t = configuration.maxSeconds, let end = runDeadline {
+                    let share = max(0, t * Self.minimizeShare - minimizingSeconds)
+                    deadline = min(end, clock.now + .milliseconds(Int64(share * 1000)))
+                }
+                let began = clock.now
+                var minimizer = Minimizer(budget: budget, deadline: deadline)
+                if budget > 0 {
+                    minimized = await minimizer.minimize(input) { candidate in
+                        let (vs, _) = await self.evaluate(candidate, cacheMessages: false, fresh: blackBox)
+                        return vs.contains { $0.key == v.key }
+                    }
+                }
+                complete = budget > 0 && !minimizer.cutShort
+                let d = clock.now - began
+                minimizingSeconds += Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
             }
-            let (final, _) = await evaluate(minimized, cacheMessages: false)
-            let violation = final.first { $0.key == v.key } ?? v
+            var violation = v
+            if minimized.steps != input.steps {
+                let (final, _) = await evaluate(minimized, cacheMessages: false, fresh: blackBox)
+                violation = final.first { $0.key == v.key } ?? v
+            }
             let f = FuzzFinding(violation: violation, input: minimized, originalSteps: input.steps.count,
-                                originalBytes: input.byteCount, minimized: configuration.minimize,
+                                originalBytes: input.byteCount, minimized: complete,
                                 execs: execsAtFind, seconds: seconds)
             findings[v.key] = f
             stats.findings[v.oracle, default: 0] += 1

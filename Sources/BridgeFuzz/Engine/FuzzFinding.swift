@@ -52,6 +52,7 @@ public struct FuzzFinding: Sendable {
             .init(key: "oracle", value: .string(violation.oracle.rawValue)),
             .init(key: "signature", value: .string(violation.signature)),
             .init(key: "message", value: .string(String(violation.message.prefix(2000)))),
+            .init(key: "rule", value: .string(violation.protocolRule)),
             .init(key: "reproduce", value: .string("bridgescope fuzz --reproduce \(path)")),
             .init(key: "target", value: .string(target)),
             .init(key: "seed", value: .string(String(seed))),

@@ -86,6 +86,13 @@ public struct FuzzOptions: Sendable {
     public var quarantine: String?
     /// Offer permessage-deflate on `ws://` targets (default off, see ``WebSocketTarget/deflate``).
     public var webSocketDeflate = false
+    /// Judge black-box hosts by this project's choices where PROTOCOL.md §7 leaves one
+    /// (`--strict`: for fuzzing the reference host over the wire).
+    public var strict = false
+    /// Replaces the protocol's response timeouts for black-box targets (`--response-timeout`).
+    public var responseTimeoutMs: Int64?
+    /// Cases one stdio host process runs before it is replaced (`--cases-per-process`).
+    public var casesPerProcess: Int?
     /// Show a status line on standard error (the CLI sets it when that is a terminal).
     public var statusLine = false
 

@@ -32,6 +32,10 @@ public struct FuzzSummary: Sendable {
     public var restarts = 0
     /// New findings.
     public var findings: [Entry] = []
+    /// Black-box: host processes started, and cases run in them (stdio targets).
+    public var hostProcesses: (processes: Int, cases: Int)?
+    /// Black-box violations not shown again in a fresh process (not reported).
+    public var unconfirmed = 0
 
     /// Executions per second.
     public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }
@@ -58,9 +62,14 @@ public struct FuzzSummary: Sendable {
     func text() -> String {
         var lines = [String(format: "fuzz %@: %llu execs in %.1f s (%.0f/s), corpus %d, features %d, restarts %d, seed %llu",
                             target as NSString, execs, seconds, execsPerSecond, corpus, features, restarts, seed)]
+        if let h = hostProcesses, h.processes > 0 {
+            lines.append(String(format: "%d cases in %d host processes (%.1f cases per process)", h.cases, h.processes, Double(h.cases) / Double(h.processes)))
+        }
+        if unconfirmed > 0 { lines.append("\(unconfirmed) violation(s) did not show again in a fresh host process: not reported") }
         if findings.isEmpty { lines.append("no new findings") }
         for f in findings {
             lines.append("\(f.violation.oracle): \(f.violation.message)")
+            lines.append("    breaks \(f.violation.protocolRule)")
             lines.append("  " + (f.file.map { "written to \($0) (\(f.steps) step(s)\(f.minimized ? ", minimized" : ""))" } ?? "same bug as an existing regression file"))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -76,13 +85,18 @@ public struct FuzzSummary: Sendable {
             .init(key: "corpus", value: .integer(Int64(corpus))),
             .init(key: "features", value: .integer(Int64(features))),
             .init(key: "restarts", value: .integer(Int64(restarts))),
+            .init(key: "hostProcesses", value: hostProcesses.map { .integer(Int64($0.processes)) } ?? .null),
+            .init(key: "casesPerProcess", value: hostProcesses.map { h in h.processes > 0 ? .integer(Int64(h.cases / h.processes)) : .null } ?? .null),
+            .init(key: "unconfirmed", value: .integer(Int64(unconfirmed))),
             .init(key: "findings", value: .array(findings.map { f in
                 .object(JSONObject([
                     .init(key: "oracle", value: .string(f.violation.oracle.rawValue)),
                     .init(key: "signature", value: .string(f.violation.signature)),
                     .init(key: "message", value: .string(f.violation.message)),
+                    .init(key: "rule", value: .string(f.violation.protocolRule)),
                     .init(key: "file", value: f.file.map { .string($0) } ?? .null),
                     .init(key: "steps", value: .integer(Int64(f.steps))),
+                    .init(key: "minimized", value: .bool(f.minimized)),
                 ]))
             })),
         ]))

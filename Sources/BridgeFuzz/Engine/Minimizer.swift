@@ -7,18 +7,43 @@ import BridgeJSON
 public struct Minimizer: Sendable {
     /// Most executions spent on one case. Default 3,000.
     public var budget: Int
+    /// When minimizing must stop, whatever is left of ``budget`` (the run's share of its
+    /// time budget for minimization).
+    public var deadline: ContinuousClock.Instant?
+    /// Set by ``minimize(_:reproduces:)`` when it stopped on the budget or the deadline
+    /// rather than because nothing smaller reproduces.
+    public private(set) var cutShort = false
 
     /// Creates a minimizer.
-    public init(budget: Int = 3000) {
+    public init(budget: Int = 3000, deadline: ContinuousClock.Instant? = nil) {
         self.budget = budget
+        self.deadline = deadline
     }
 
     /// The smallest case found for which `reproduces` still holds.
-    public func minimize(_ input: FuzzInput, reproduces: (FuzzInput) async -> Bool) async -> FuzzInput {
+    public mutating func minimize(_ input: FuzzInput, reproduces: (FuzzInput) async -> Bool) async -> FuzzInput {
+        let counter = RunCounter(budget: budget)
+        let result = await shrink(input, counter: counter, reproduces: reproduces)
+        cutShort = counter.cut || counter.runs >= counter.budget
+        return result
+    }
+
+    /// Executions spent and allowed (a class: the nested test function updates it).
+    private final class RunCounter {
         var runs = 0
+        var budget: Int
+        var cut = false
+        init(budget: Int) { self.budget = budget }
+    }
+
+    private func shrink(_ input: FuzzInput, counter: RunCounter, reproduces: (FuzzInput) async -> Bool) async -> FuzzInput {
+        var runs: Int { counter.runs }
+        var budget: Int { counter.budget }
+        let deadline = self.deadline
         func test(_ candidate: FuzzInput) async -> Bool {
-            guard runs < budget else { return false }
-            runs += 1
+            if let deadline, ContinuousClock.now >= deadline { counter.budget = counter.runs }
+            guard counter.runs < counter.budget else { counter.cut = true; return false }
+            counter.runs += 1
             return await reproduces(candidate)
         }
         var best = input

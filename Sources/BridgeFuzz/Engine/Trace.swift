@@ -26,6 +26,9 @@ public struct Trace: Sendable {
     var neverQuiet = false
     /// A crash or disconnection seen over the wire (black-box targets).
     var targetFailure: String?
+    /// The run's time ran out during the case: it was stopped, and requests left without
+    /// an answer are not findings.
+    var cutShort = false
     /// Behaviour features beyond the messages (host log event codes), for corpus feedback.
     var extraFeatures: [UInt64] = []
 

@@ -92,24 +92,34 @@ extension CheckState {
     /// later request arrived (exact timing) or answered after it (over the wire) means two
     /// captures overlapped; a `BUSY` with no holder active is unjustified.
     mutating func checkCaptures(_ features: inout FeatureSink) {
-        var latestEnd: [SlotKind: (index: Int, id: String, step: Int)] = [:]
+        var latestEnd: [SlotKind: (index: Int, id: String, step: Int, atMs: Int64)] = [:]
         for b in captures {
             guard let bFinal = b.finalIndex else { continue }
             let holder = latestEnd[b.slot]
             if b.isBusy {
                 features.add("busy", b.slot.rawValue)
-                if (holder?.index ?? -1) < b.sentIndex && !pendingLimitReached(b.openCountAtSend) {
+                let uncertain = uncertainSlots[b.slot].map { $0 < b.sentIndex } ?? false
+                if (holder?.index ?? -1) < b.sentIndex && !pendingLimitReached(b.openCountAtSend) && !uncertain {
                     fail(.oneCapturePerSlot, "unjustified-busy \(b.slot)",
                          "\(b.slot.action) \(quote(b.id)) (step \(b.step)) was answered BUSY while no other \(b.slot) capture was in progress")
                 }
                 continue
             }
             guard b.occupied else { continue }
-            if let a = holder, exact ? a.index > b.sentIndex : a.index > bFinal {
+            // Over the wire: the holder answered after b's answer, or so long after b was
+            // sent that the two cannot have crossed.
+            let overlapped: Bool
+            if let a = holder {
+                overlapped = exact ? a.index > b.sentIndex
+                    : a.index > bFinal || (a.index > b.sentIndex && a.atMs - b.sentAtMs > TraceChecker.crossingMarginMs)
+            } else {
+                overlapped = false
+            }
+            if let a = holder, overlapped {
                 fail(.oneCapturePerSlot, "concurrent-captures \(b.slot)",
                      "\(b.slot.action) \(quote(b.id)) (step \(b.step)) was served while \(quote(a.id)) (step \(a.step)) still held \(b.slot); expected BUSY")
             }
-            if (holder?.index ?? -1) < bFinal { latestEnd[b.slot] = (bFinal, b.id, b.step) }
+            if (holder?.index ?? -1) < bFinal { latestEnd[b.slot] = (bFinal, b.id, b.step, b.finalAtMs ?? 0) }
         }
     }
 }

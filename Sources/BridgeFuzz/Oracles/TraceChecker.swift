@@ -17,6 +17,13 @@ public struct TraceChecker: Sendable {
     public var pendingLimit: Int?
     /// The oracles to run.
     public var oracles: Set<Oracle>
+    /// True: judge by this project's own choices where PROTOCOL.md §7 leaves a choice (for
+    /// the reference host, where they are the contract). False: accept every answer §7
+    /// allows, so a correct host made by someone else gets no finding (docs/FUZZING.md,
+    /// "What the oracles accept").
+    public var strict: Bool = true
+    /// Replaces the protocol's response timeouts (`--response-timeout`), when set.
+    public var responseTimeoutMs: Int64?
     let decoder = EnvelopeDecoder()
     var cache: DecodeCache?
 
@@ -51,6 +58,10 @@ public struct TraceChecker: Sendable {
         var expectedCapabilities: [String: JSONValue]?
         var modelAtSend: CapabilityModel?
         var openCountAtSend: Int
+        /// Lenient checking: the protocol leaves this request's answer open (§7): any one
+        /// final response, or none, is accepted; `group` names its other candidate ids.
+        var openEnded = false
+        var group: [String] = []
     }
 
     /// One capture request on a typed slot, for the busy checks.
@@ -64,6 +75,9 @@ public struct TraceChecker: Sendable {
         var code: ErrorCode?
         var supportedAtSend: Bool?
         var openCountAtSend: Int
+        /// When the request was sent and its final answer received (ms, the trace's clock).
+        var sentAtMs: Int64 = 0
+        var finalAtMs: Int64?
 
         var isBusy: Bool { status == .error && code == .busy }
         /// Whether the request held the slot: answered, and not BUSY nor unsupported.
@@ -92,10 +106,16 @@ public struct TraceChecker: Sendable {
     /// The deadline of a request for `action` (PROTOCOL.md §2), stretched to the
     /// scenario's scripted latency plus one second when that is longer.
     func deadline(_ action: String, model: CapabilityModel?) -> Int64 {
+        if let responseTimeoutMs { return responseTimeoutMs }
         let base: Int64 = action == Action.capabilityQuery.rawValue ? 5_000 : 30_000
         guard let model else { return base }
         return max(base, model.latency(of: action) + 1_000)
     }
+
+    /// Over the wire, how long before a holder's answer was received a second capture
+    /// must have been sent to count as overlapping it: an answer in flight for longer is
+    /// not plausible, so the host had the second request while the first held the slot.
+    static let crossingMarginMs: Int64 = 250
 
     /// A coarse, stable name for an action in signatures: the known actions, the
     /// scenario's custom ids, else `other`.

@@ -165,7 +165,8 @@ extension FuzzSupervisor {
         if let trap = options.selfTestTrap { args += ["--selftest-trap", trap] }
         if let s = options.scenarioPath { args += ["--scenario", s] }
         let executable = options.executable, env = workerEnvironment
-        return await Minimizer(budget: 300).minimize(input) { candidate in
+        var minimizer = Minimizer(budget: 300)
+        return await minimizer.minimize(input) { candidate in
             if replay == nil { replay = try? ChildProcess(executable: executable, arguments: args, environment: env) }
             guard let p = replay else { return false }
             let body = candidate.binary()

@@ -67,10 +67,16 @@ public final class FuzzSupervisor {
         let (scenario, _) = try options.loadScenario()
         let target: any FuzzTarget
         switch options.target {
-        case .stdio(let cmd): target = StdioTarget(command: cmd, scenario: options.scenarioPath == nil ? nil : scenario)
+        case .stdio(let cmd):
+            var t = StdioTarget(command: cmd, scenario: options.scenarioPath == nil ? nil : scenario)
+            t.strict = options.strict
+            t.responseTimeoutMs = options.responseTimeoutMs
+            if let n = options.casesPerProcess { t.casesPerProcess = n }
+            target = t
         case .webSocket(let url):
             var t = WebSocketTarget(url: url, scenario: options.scenarioPath == nil ? nil : scenario)
             t.deflate = options.webSocketDeflate
+            t.strict = options.strict
             target = t
         case .inproc: fatalError("unreachable")
         }
@@ -94,5 +100,7 @@ public final class FuzzSupervisor {
         summary.execs = engine.stats.execs
         summary.corpus = engine.stats.corpus
         summary.features = engine.stats.features
+        summary.unconfirmed = engine.stats.unconfirmed
+        if let stdio = target as? StdioTarget { summary.hostProcesses = stdio.processStatistics }
     }
 }

@@ -9,6 +9,24 @@ public protocol FuzzTarget: Sendable {
     func checker(oracles: Set<Oracle>) -> TraceChecker
     /// Runs one case.
     func run(_ input: FuzzInput) async -> Trace
+    /// Runs one case, cut short at `deadline` (the run's `--time`): a trace cut short
+    /// says so (``Trace/cutShort``) and is not judged for missing answers.
+    func run(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace
+    /// Runs one case on its own (a fresh host process or connection), to confirm a
+    /// finding does not depend on what earlier cases left behind.
+    func confirm(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace
+}
+
+extension FuzzTarget {
+    /// Runs the case whole (targets whose cases take microseconds).
+    public func run(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace {
+        await run(input)
+    }
+
+    /// Runs the case as ``run(_:until:)`` does (targets without state between cases).
+    public func confirm(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace {
+        await run(input, until: deadline)
+    }
 }
 
 extension InProcessTarget: FuzzTarget {

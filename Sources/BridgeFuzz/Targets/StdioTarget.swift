@@ -1,11 +1,18 @@
-import BridgeTransport
 import BridgeHost
+import BridgeProtocol
+import BridgeTransport
 import Foundation
 
 /// Any host that reads one envelope per line on standard input and writes one per line
-/// on standard output (`bridgescope host --stdio` and the like), started afresh for
-/// each case with `/bin/sh -c COMMAND`. Black-box: real time, ordered (not exact)
-/// timing; a host killed by a signal is a ``Oracle/crash``.
+/// on standard output (`bridgescope host --stdio` and the like), started with
+/// `/bin/sh -c COMMAND`. Black-box: real time, ordered (not exact) timing.
+///
+/// One host process runs many cases (``casesPerProcess``): a case ends when every
+/// well-formed request it sent has its final answer (or its deadline passed) and the
+/// output has been quiet for ``settleMs``. The process is replaced after a crash, an
+/// unanswered request, an answer it still owes (an id of the case left unanswered),
+/// output flooding, or every ``casesPerProcess`` cases. ``confirm(_:until:)`` runs a case
+/// in a fresh process, so a finding never depends on what earlier cases left behind.
 ///
 /// A message holding newlines reaches such a host as several lines; the trace records
 /// the lines as sent, so the oracles judge what the host really received.
@@ -14,29 +21,53 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
     public let command: String
     /// The scenario the host runs, when known (enables the capability and routing checks).
     public let scenario: Scenario?
-    /// Longest real wait of one step (delays are capped so a case stays short). Default 2 s.
-    var maxStepDelayMs: Int64 = 2_000
-    /// How long the host gets after its input closes to answer and exit. Default 5 s,
-    /// or the scenario's longest latency plus 2 s when longer.
-    var quietMs: Int64
+    /// Judge by this project's choices where PROTOCOL.md §7 leaves one (`--strict`).
+    /// Default false: every answer §7 allows is accepted.
+    public var strict = false
+    /// Longest real wait of one step: over the wire the oracles judge the order of
+    /// messages, not the length of pauses, so delays are compressed to keep hundreds of
+    /// cases a second. Default 1 ms.
+    var maxStepDelayMs: Int64 = 1
+    /// How long a case waits, after its well-formed requests are answered, for answers to
+    /// the other ids it sent (requests another host may route) before it gives up keeping
+    /// the process. Default 30 ms (300 ms in a confirmation run).
+    var owedGraceMs: Int64 = 30
+    /// How long a request may wait for its final answer: PROTOCOL.md §2's timeouts
+    /// (5 s for `capability.query`, 30 s otherwise), stretched to the scenario's
+    /// latencies; `--response-timeout` replaces them.
+    public var responseTimeoutMs: Int64?
+    /// How long the output must stay quiet after the last answer before a case ends (a
+    /// second answer sent with the first shows up in it). Default 3 ms; a confirmation run in a fresh
+    /// process waits ``confirmSettleMs``, so an answer that comes late is seen there.
+    public var settleMs: Int64 = 3
+    /// The quiet period of a confirmation run. Default 300 ms.
+    public var confirmSettleMs: Int64 = 300
+    /// Cases one host process runs before it is replaced; 1 starts a process per case.
+    public var casesPerProcess = 200
+    /// Output lines, and bytes, one case may produce before the host counts as flooding.
+    static let maxOutputLines = 20_000, maxOutputBytes = 64 << 20
+    let pool = StdioProcessPool()
 
     /// Creates the target.
     public init(command: String, scenario: Scenario?) {
         self.command = command
         self.scenario = scenario
-        let longest = scenario.map { s in max(s.document.latencyMs, s.selfie.latencyMs, s.custom.map(\.latencyMs).max() ?? 0) } ?? 0
-        self.quietMs = max(5_000, longest + 2_000)
     }
 
     /// `stdio:COMMAND`.
     public var name: String { "stdio:\(command)" }
     /// False.
     public var supportsToggles: Bool { false }
+    /// Host processes started and cases run so far.
+    public var processStatistics: (processes: Int, cases: Int) { pool.statistics }
 
     /// Checker without a pending limit (unknown) and with the scenario model when known.
     public func checker(oracles: Set<Oracle>) -> TraceChecker {
-        TraceChecker(model: scenario.map(CapabilityModel.init), pendingLimit: nil,
-                     oracles: oracles.intersection(Oracle.overTheWire))
+        var c = TraceChecker(model: scenario.map(CapabilityModel.init), pendingLimit: nil,
+                             oracles: oracles.intersection(Oracle.overTheWire))
+        c.strict = strict
+        c.responseTimeoutMs = responseTimeoutMs
+        return c
     }
 
     func probe() async throws {
@@ -51,50 +82,55 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
         }
     }
 
-    /// Runs one case in a fresh host process.
+    /// Runs one case, in the running host process when there is one.
     public func run(_ input: FuzzInput) async -> Trace {
-        var trace = Trace(exactTiming: false)
-        let clock = ContinuousClock()
-        let t0 = clock.now
-        func now() -> Int64 { Int64((clock.now - t0) / .milliseconds(1)) }
-        guard let p = try? ChildProcess(executable: "/bin/sh", arguments: ["-c", command]) else {
-            trace.targetFailure = "cannot start `\(command)`"
-            return trace
-        }
-        func collect(_ timeoutMs: Int32) -> Bool {
-            let open = p.pump(timeoutMs: timeoutMs)
-            for line in p.takeLines() {
-                var l = line
-                if l.last == 0x0D { l.removeLast() }
-                if !l.isEmpty { trace.events.append(.received(bytes: l, atMs: now())) }
-            }
-            return open
-        }
-        for (i, step) in input.steps.enumerated() {
-            let wait = min(step.delayMs, maxStepDelayMs)
-            let until = clock.now + .milliseconds(wait)
-            repeat { _ = collect(Int32(max(0, min(50, (until - clock.now) / .milliseconds(1))))) } while clock.now < until
-            guard case .message(let bytes) = step.kind else { continue }
-            for var line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map(Array.init) {
-                if line.last == 0x0D { line.removeLast() }
-                guard !line.isEmpty else { continue }
-                trace.events.append(.sent(step: i, bytes: line, atMs: now()))
-                if !p.write(line + [0x0A]) { break }
-            }
-            _ = collect(0)
-        }
-        p.closeStdin()
-        let end = clock.now + .milliseconds(quietMs)
-        while clock.now < end {
-            let open = collect(50)
-            if !open && p.status() != nil { break }
-        }
-        _ = collect(0)
-        let t = p.status()
-        if t == nil { p.signal(SIGKILL); _ = p.wait() }
-        if case .signaled(let s)? = t {
-            trace.targetFailure = "the host process was killed by signal \(s) (\(ChildProcess.signalName(s))): \(p.crashLine ?? "")"
-        }
-        return trace
+        runCase(input, until: nil, fresh: false)
+    }
+
+    /// Runs one case, stopped at `deadline`.
+    public func run(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace {
+        runCase(input, until: deadline, fresh: false)
+    }
+
+    /// Runs one case in a fresh host process, used for nothing else.
+    public func confirm(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace {
+        runCase(input, until: deadline, fresh: true)
+    }
+}
+
+/// The host process kept between cases, and counts (one engine uses a target at a time).
+final class StdioProcessPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var process: ChildProcess?
+    private var casesInProcess = 0
+    private var processes = 0
+    private var cases = 0
+
+    /// Counts a case.
+    func countCase() {
+        lock.lock(); cases += 1; lock.unlock()
+    }
+
+    /// The kept process and how many cases it ran, if any (the caller owns it now).
+    func take() -> (ChildProcess, Int)? {
+        lock.lock(); defer { lock.unlock() }
+        guard let p = process else { return nil }
+        process = nil
+        return (p, casesInProcess)
+    }
+
+    /// Counts a process started for a case.
+    func started() {
+        lock.lock(); processes += 1; lock.unlock()
+    }
+
+    /// Keeps `p` (which has run `count` cases) for the next case.
+    func put(_ p: ChildProcess, count: Int) {
+        lock.lock(); process = p; casesInProcess = count; lock.unlock()
+    }
+
+    var statistics: (processes: Int, cases: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (processes, cases)
     }
 }

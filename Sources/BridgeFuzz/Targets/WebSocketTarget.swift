@@ -40,9 +40,15 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
 
     /// Checker without a pending limit and with the scenario model when known.
     public func checker(oracles: Set<Oracle>) -> TraceChecker {
-        TraceChecker(model: scenario.map(CapabilityModel.init), pendingLimit: nil,
-                     oracles: oracles.intersection(Oracle.overTheWire))
+        var c = TraceChecker(model: scenario.map(CapabilityModel.init), pendingLimit: nil,
+                             oracles: oracles.intersection(Oracle.overTheWire))
+        c.strict = strict
+        return c
     }
+
+    /// Judge by this project's choices where PROTOCOL.md §7 leaves one (`--strict`).
+    /// Default false: every answer §7 allows is accepted.
+    public var strict = false
 
     func probe() async throws {
         do {

@@ -115,9 +115,10 @@ public final class TapRedactor {
             }
         }
 
+        /** Thrown at the first byte that breaks the grammar (no stack trace: it is control flow; the 4-argument Throwable constructor needs Android API 24). */
         private static final class Invalid extends Exception {
             private static final long serialVersionUID = 1L;
-            Invalid() { super(null, null, false, false); }
+            @Override public synchronized Throwable fillInStackTrace() { return this; }
         }
 
         private void ws() {

@@ -1,0 +1,155 @@
+import BridgeJSON
+import BridgeProtocol
+import BridgeTransport
+import Foundation
+
+extension StdioTarget {
+    /// One case: send the steps, wait for every well-formed request's final answer (each
+    /// to its own deadline), let the output settle, then keep the process or end it.
+    func runCase(_ input: FuzzInput, until deadline: ContinuousClock.Instant?, fresh: Bool) -> Trace {
+        var trace = Trace(exactTiming: false)
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        func now() -> Int64 { Int64((clock.now - t0) / .milliseconds(1)) }
+        func timeUp() -> Bool { deadline.map { clock.now >= $0 } ?? false }
+
+        pool.countCase()
+        let kept = fresh ? nil : pool.take()
+        let p: ChildProcess
+        var count = 0
+        if let (process, n) = kept {
+            p = process
+            count = n
+            _ = p.takeLines()
+        } else {
+            guard let started = try? ChildProcess(executable: "/bin/sh", arguments: ["-c", command]) else {
+                trace.targetFailure = "cannot start `\(command)`"
+                return trace
+            }
+            p = started
+            pool.started()
+        }
+        count += 1
+
+        let checker = checker(oracles: [])
+        let decoder = EnvelopeDecoder()
+        var waiting: [String: ContinuousClock.Instant] = [:]   // well-formed requests without a final answer
+        var owed: Set<String> = []                               // every id sent, until some answer carries it
+        var expired = false
+        var outLines = 0, outBytes = 0
+        var flooded = false
+
+        func collect(_ timeoutMs: Int32) -> Bool {
+            let open = p.pump(timeoutMs: timeoutMs)
+            for var line in p.takeLines() {
+                if line.last == 0x0D { line.removeLast() }
+                guard !line.isEmpty else { continue }
+                outLines += 1
+                outBytes += line.count
+                if outLines > Self.maxOutputLines || outBytes > Self.maxOutputBytes { flooded = true; continue }
+                trace.events.append(.received(bytes: line, atMs: now()))
+                let d = decoder.decode(line, direction: .hostToWeb)
+                guard d.partial.type == .response, let id = d.partial.correlationId else { continue }
+                owed.remove(id)
+                if d.partial.status != .acknowledged { waiting[id] = nil }
+            }
+            if p.stdoutBuffer.count > Self.maxOutputBytes { flooded = true; p.stdoutBuffer.removeAll() }
+            return open
+        }
+
+        var exitedEarly = false
+        steps: for (i, step) in input.steps.enumerated() {
+            let wait = min(step.delayMs, maxStepDelayMs)
+            let until = clock.now + .milliseconds(wait)
+            repeat {
+                _ = collect(Int32(max(0, min(20, (until - clock.now) / .milliseconds(1)))))
+                if timeUp() { trace.cutShort = true; break steps }
+            } while clock.now < until
+            guard case .message(let bytes) = step.kind else { continue }
+            for var line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map(Array.init) {
+                if line.last == 0x0D { line.removeLast() }
+                guard !line.isEmpty else { continue }
+                let d = decoder.decode(line, direction: .webToHost)
+                if let e = d.envelope, d.isValid, e.type == .request {
+                    let ms = checker.deadline(e.payload.action.rawValue, model: checker.model)
+                    waiting[e.correlationId] = clock.now + .milliseconds(ms)
+                }
+                // Ids of what may be a request: another host may answer them (events and
+                // responses from the web side are never answered).
+                if d.partial.type == .request || (d.partial.type == nil && line.count < 1 << 20 && Self.mentionsRequest(line)) {
+                    for id in CheckState.looseCorrelationIds(line) { owed.insert(id) }
+                }
+                trace.events.append(.sent(step: i, bytes: line, atMs: now()))
+                if !p.write(line + [0x0A], timeoutMs: 2_000) { exitedEarly = true; break steps }
+            }
+            _ = collect(0)
+            if p.status() != nil { exitedEarly = true; break }
+            if flooded { break }
+        }
+
+        let tSteps = now()
+        // Every well-formed request's final answer, each within its own deadline.
+        while !waiting.isEmpty && !trace.cutShort && !flooded {
+            let t = clock.now
+            let before = waiting.count
+            waiting = waiting.filter { $0.value > t }
+            if waiting.count < before { expired = true }
+            if waiting.isEmpty { break }
+            if !collect(10) && p.status() != nil { exitedEarly = true; break }
+            if timeUp() { trace.cutShort = true }
+        }
+        let tWait = now()
+        // Answers to ids another host may route (so the process can be kept).
+        let graceEnd = clock.now + .milliseconds(fresh ? confirmSettleMs : owedGraceMs)
+        while !owed.isEmpty && clock.now < graceEnd && !timeUp() && !flooded && !trace.cutShort {
+            if !collect(10) && p.status() != nil { break }
+        }
+        // Quiet output for settleMs: a second answer, an unsolicited one, shows up here.
+        var quietSince = clock.now
+        let tGrace = now()
+        let settle = fresh ? confirmSettleMs : settleMs
+        while clock.now - quietSince < .milliseconds(settle) && !timeUp() && !flooded {
+            let n = trace.events.count
+            let left = Int32(max(1, min(10, (Duration.milliseconds(settle) - (clock.now - quietSince)) / .milliseconds(1))))
+            if !collect(left) && p.status() != nil { break }
+            if trace.events.count != n { quietSince = clock.now }
+        }
+        if p.status() != nil && !trace.cutShort { exitedEarly = true }
+
+        let clean = !fresh && !exitedEarly && !expired && !flooded && !trace.cutShort && count < casesPerProcess
+        if ProcessInfo.processInfo.environment["BRIDGESCOPE_FUZZ_DEBUG"] != nil {
+            FileHandle.standardError.write(Data("case \(now()) ms steps=\(tSteps) wait=\(tWait - tSteps) grace=\(tGrace - tWait) exitedEarly=\(exitedEarly) expired=\(expired) owed=\(Array(owed.prefix(3))) fresh=\(fresh) reused=\(kept != nil) waiting=\(waiting.count) flooded=\(flooded) cut=\(trace.cutShort) steps=\(input.steps.count)\n".utf8))
+        }
+        if clean {
+            pool.put(p, count: count)
+            return trace
+        }
+        // End this process: close its input, give it a moment to exit by itself.
+        let ranOut = p.status()
+        p.closeStdin()
+        let exitBy = min(clock.now + .milliseconds(300), deadline ?? clock.now + .milliseconds(300))
+        while p.status() == nil && clock.now < exitBy { _ = collect(20) }
+        _ = collect(0)
+        let end = p.status()
+        if end == nil { p.signal(SIGKILL); _ = p.wait() }
+        if flooded {
+            trace.targetFailure = "the host wrote more than \(Self.maxOutputLines) lines or \(Self.maxOutputBytes >> 20) MiB in one case (flooding its output)"
+        } else if let t = ranOut {
+            // It ended while the case was running, before its input was closed.
+            trace.targetFailure = "the host process \(t) while the case was running: \(p.crashLine ?? "")"
+        } else if case .signaled(let s)? = end {
+            trace.targetFailure = "the host process was killed by signal \(s) (\(ChildProcess.signalName(s))): \(p.crashLine ?? "")"
+        } else if case .exited(let code)? = end, code != 0 {
+            trace.targetFailure = "the host process exited with status \(code) when its input closed: \(p.crashLine ?? "")"
+        }
+        return trace
+    }
+
+    /// Whether `line` holds `"request"` (a type the decoder could not read as such).
+    static func mentionsRequest(_ line: [UInt8]) -> Bool {
+        let needle = Array(#""request""#.utf8)
+        guard line.count >= needle.count else { return false }
+        for i in 0...(line.count - needle.count) where line[i] == 0x22 && line[i..<(i + needle.count)].elementsEqual(needle) { return true }
+        return false
+    }
+}
