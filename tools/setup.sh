@@ -7,6 +7,7 @@ pkgs=(libpcap-dev libzstd-dev zlib1g-dev libturbojpeg0-dev zstd jq tcpdump tshar
 if [[ "${1:-}" == "--with-browser" ]]; then pkgs+=(chromium); fi
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs)  # the JavaScript tap's tests (tools/taps/js)
 command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)  # the Java tap (tools/taps/android)
+command -v python3 >/dev/null 2>&1 || pkgs+=(python3)  # the second host the black-box fuzzer is tested against (tools/hosts/python)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -39,6 +39,8 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// The child's process id.
     package let pid: pid_t
+    /// Whether the child leads its own process group.
+    package let ownGroup: Bool
     /// Our end of its standard input (-1 once closed).
     package private(set) var stdinFD: Int32
     /// Our end of its standard output.
@@ -52,8 +54,11 @@ package final class ChildProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments`; `environment` entries are added to ours.
     /// With `stderrFile`, the child's standard error goes to that (open, writable)
     /// descriptor instead of a pipe; with `blockingOutput`, reads of ``stdoutFD`` block.
+    /// With `processGroup`, the child leads a process group of its own and ``signal(_:)``
+    /// reaches the whole group: a `/bin/sh -c` command's own children (a shell that forks,
+    /// a wrapper script such as a pyenv shim) cannot outlive a SIGKILL.
     package init(executable: String, arguments: [String], environment: [String: String] = [:],
-                 stderrFile: Int32? = nil, blockingOutput: Bool = false) throws(ChildProcessError) {
+                 stderrFile: Int32? = nil, blockingOutput: Bool = false, processGroup: Bool = false) throws(ChildProcessError) {
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [-1, -1]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, stderrFile != nil || pipe(&errPipe) == 0 else {
             throw ChildProcessError(description: "cannot create pipes: \(String(cString: strerror(errno)))")
@@ -75,7 +80,14 @@ package final class ChildProcess: @unchecked Sendable {
             for p in envp { free(p) }
         }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if processGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         close(inPipe[0]); close(outPipe[1])
         if errPipe[1] >= 0 { close(errPipe[1]) }
         guard rc == 0 else {
@@ -84,6 +96,7 @@ package final class ChildProcess: @unchecked Sendable {
             throw ChildProcessError(description: "cannot start \(executable): \(String(cString: strerror(rc)))")
         }
         pid = child
+        ownGroup = processGroup
         stdinFD = inPipe[1]
         stdoutFD = outPipe[0]
         stderrFD = errPipe[0]
@@ -92,6 +105,7 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     deinit {
+        if ownGroup { kill(-pid, SIGKILL) }
         if termination == nil { kill(pid, SIGKILL); _ = wait() }
         if stdinFD >= 0 { close(stdinFD) }
         close(stdoutFD)
@@ -214,7 +228,12 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// Sends a signal.
     package func signal(_ sig: Int32) {
-        if termination == nil { kill(pid, sig) }
+        if ownGroup {
+            // The group may outlive its leader (the shell's children): signal it even then.
+            kill(-pid, sig)
+        } else if termination == nil {
+            kill(pid, sig)
+        }
     }
 
     package static func decode(_ status: Int32) -> Termination {

@@ -39,10 +39,23 @@ struct CheckState {
         let d = checker.decode(bytes, .webToHost)
         for f in d.findings { features.add("in-rule", f.rule.rawValue) }
         features.addCount("open", open.count)
-        if !checker.strict { for id in Self.looseCorrelationIds(bytes) { looseIds[id, default: 0] += 1 } }
-        if !checker.strict, let reason = openChoice(d) {
-            sentOpenEnded(bytes, d, reason: reason, step: step, at: at, index: index, &features)
-            return
+        if !checker.strict {
+            let loose = Self.looseCorrelationIds(bytes)
+            if let reason = openChoice(d) {
+                sentOpenEnded(bytes, d, reason: reason, step: step, at: at, index: index, &features)
+                return
+            }
+            if !(d.isValid && d.envelope?.type == .request) {
+                // Each message this project does not track may get one answer per id it
+                // carries from a host that parses it differently.
+                for id in loose { looseIds[id, default: 0] += 1 }
+                // Bytes this project's parser refuses but another host's may accept, carrying
+                // the id of an open request: that request's answer is open too (§7, reused id).
+                for id in Set(loose) where open[id] != nil {
+                    markOpenEnded(id)
+                    maybe[id, default: 0] += 1
+                }
+            }
         }
         if let e = d.envelope, d.isValid, e.type == .request {
             let id = e.correlationId
@@ -124,7 +137,7 @@ struct CheckState {
                 maybe[id] = n - 1
                 return
             }
-            if !checker.strict, let n = looseIds[id], n > 0, !answered.contains(id) {
+            if !checker.strict, let n = looseIds[id], n > 0 {
                 looseIds[id] = n - 1
                 answered.insert(id)
                 return

@@ -22,7 +22,7 @@ extension StdioTarget {
             count = n
             _ = p.takeLines()
         } else {
-            guard let started = try? ChildProcess(executable: "/bin/sh", arguments: ["-c", command]) else {
+            guard let started = try? ChildProcess(executable: "/bin/sh", arguments: ["-c", command], processGroup: true) else {
                 trace.targetFailure = "cannot start `\(command)`"
                 return trace
             }
@@ -87,7 +87,6 @@ extension StdioTarget {
             if flooded { break }
         }
 
-        let tSteps = now()
         // Every well-formed request's final answer, each within its own deadline.
         while !waiting.isEmpty && !trace.cutShort && !flooded {
             let t = clock.now
@@ -98,7 +97,6 @@ extension StdioTarget {
             if !collect(10) && p.status() != nil { exitedEarly = true; break }
             if timeUp() { trace.cutShort = true }
         }
-        let tWait = now()
         // Answers to ids another host may route (so the process can be kept).
         let graceEnd = clock.now + .milliseconds(fresh ? confirmSettleMs : owedGraceMs)
         while !owed.isEmpty && clock.now < graceEnd && !timeUp() && !flooded && !trace.cutShort {
@@ -106,7 +104,6 @@ extension StdioTarget {
         }
         // Quiet output for settleMs: a second answer, an unsolicited one, shows up here.
         var quietSince = clock.now
-        let tGrace = now()
         let settle = fresh ? confirmSettleMs : settleMs
         while clock.now - quietSince < .milliseconds(settle) && !timeUp() && !flooded {
             let n = trace.events.count
@@ -117,9 +114,6 @@ extension StdioTarget {
         if p.status() != nil && !trace.cutShort { exitedEarly = true }
 
         let clean = !fresh && !exitedEarly && !expired && !flooded && !trace.cutShort && count < casesPerProcess
-        if ProcessInfo.processInfo.environment["BRIDGESCOPE_FUZZ_DEBUG"] != nil {
-            FileHandle.standardError.write(Data("case \(now()) ms steps=\(tSteps) wait=\(tWait - tSteps) grace=\(tGrace - tWait) exitedEarly=\(exitedEarly) expired=\(expired) owed=\(Array(owed.prefix(3))) fresh=\(fresh) reused=\(kept != nil) waiting=\(waiting.count) flooded=\(flooded) cut=\(trace.cutShort) steps=\(input.steps.count)\n".utf8))
-        }
         if clean {
             pool.put(p, count: count)
             return trace
@@ -132,6 +126,7 @@ extension StdioTarget {
         _ = collect(0)
         let end = p.status()
         if end == nil { p.signal(SIGKILL); _ = p.wait() }
+        p.signal(SIGKILL)   // whatever the command started and left behind
         if flooded {
             trace.targetFailure = "the host wrote more than \(Self.maxOutputLines) lines or \(Self.maxOutputBytes >> 20) MiB in one case (flooding its output)"
         } else if let t = ranOut {

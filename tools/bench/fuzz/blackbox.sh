@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Black-box fuzzing speed (issue 22, docs/PERFORMANCE.md "Black-box fuzzing"): cases per
+# second against stdio hosts, with many cases per host process (the default) and with a
+# fresh process per case (--cases-per-process 1, the old mode), in the same run.
+# Usage: tools/bench/fuzz/blackbox.sh [RUNS]   (release build; needs python3)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+runs="${1:-1000}"
+swift build -c release --product bridgescope >/dev/null
+bin="$PWD/.build/release/bridgescope"
+corpus="$(mktemp -d)"; cp -r corpus "$corpus/"; trap 'rm -rf "$corpus"' EXIT
+measure() {  # name, target, extra args...
+  local name="$1" target="$2"; shift 2
+  for mode in reuse fresh; do
+    local extra=()
+    [[ $mode == fresh ]] && extra=(--cases-per-process 1)
+    local line
+    line="$("$bin" fuzz --target "$target" --runs "$runs" --seed 1 --corpus "$corpus/corpus" --findings "$corpus/found" --format json "$@" "${extra[@]}" 2>/dev/null || true)"
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(f"{sys.argv[2]:<34} {sys.argv[3]:<6} {d[\"execs\"]:>6} execs {d[\"seconds\"]:>7.1f} s {d[\"execsPerSecond\"]:>5} cases/s  processes {d[\"hostProcesses\"]}  findings {len(d[\"findings\"])}")' "$line" "$name" "$mode"
+  done
+}
+measure "swift host, instant scenario" "stdio:$bin host --stdio --scenario tools/bench/fuzz/instant.json" --scenario tools/bench/fuzz/instant.json
+measure "swift host, default scenario" "stdio:$bin host --stdio"
+measure "python host (50 ms captures)" "stdio:python3 tools/hosts/python/bridge_host.py"
