@@ -16,7 +16,12 @@ measure() {  # name, target, extra args...
     [[ $mode == fresh ]] && extra=(--cases-per-process 1)
     local line
     line="$("$bin" fuzz --target "$target" --runs "$runs" --seed 1 --corpus "$corpus/corpus" --findings "$corpus/found" --format json "$@" "${extra[@]}" 2>/dev/null || true)"
-    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(f"{sys.argv[2]:<34} {sys.argv[3]:<6} {d[\"execs\"]:>6} execs {d[\"seconds\"]:>7.1f} s {d[\"execsPerSecond\"]:>5} cases/s  processes {d[\"hostProcesses\"]}  findings {len(d[\"findings\"])}")' "$line" "$name" "$mode"
+    python3 - "$line" "$name" "$mode" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+print("%-30s %-6s %6d execs %7.1f s %5d cases/s  host processes %s  findings %d" % (
+    sys.argv[2], sys.argv[3], d["execs"], d["seconds"], d["execsPerSecond"], d["hostProcesses"], len(d["findings"])))
+PY
   done
 }
 measure "swift host, instant scenario" "stdio:$bin host --stdio --scenario tools/bench/fuzz/instant.json" --scenario tools/bench/fuzz/instant.json
