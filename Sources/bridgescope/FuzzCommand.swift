@@ -44,7 +44,7 @@ struct FuzzCommand: AsyncParsableCommand {
     var runs: UInt64?
     @Option(help: "Seed of the run's random generator.")
     var seed: UInt64 = 1
-    @Option(help: "Worker processes (in-process target).")
+    @Option(help: "Worker processes (in-process target), or runs side by side against a black-box target, each with its own host processes.")
     var jobs = 1
     @Option(help: "Report format: text, json or junit.")
     var format = "text"

@@ -59,6 +59,15 @@ struct SecondHostFuzzTests {
         #expect(r.status == 1)
     }
 
+    /// `--jobs` runs side by side against a black-box host: the runs are split, the
+    /// reports merged, a planted bug found once.
+    @Test func jobsSplitTheRunsAndMergeTheFindings() throws {
+        let r = try fuzz(bug: "double-response", runs: 40, extra: ["--jobs", "2"])
+        #expect(r.findings.filter { $0.1.hasPrefix("second-final-response") }.count == 1, "\(r.findings)")
+        #expect(Set(r.findings.map { "\($0.0) \($0.1)" }).count == r.findings.count, "a finding merged twice: \(r.findings)")
+        #expect(r.status == 1)
+    }
+
     /// `--time` bounds the whole run, minimization included, whatever the host does
     /// (here it never answers nfc.read and ignores SIGTERM).
     @Test func theTimeBudgetHoldsAgainstAHangingHost() throws {

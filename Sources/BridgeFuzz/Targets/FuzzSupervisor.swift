@@ -34,7 +34,7 @@ public final class FuzzSupervisor {
     public func run() async throws -> FuzzSummary {
         switch options.target {
         case .inproc: try await runWorkers()
-        case .stdio, .webSocket: try await runBlackBox()
+        case .stdio, .webSocket: try await (options.jobs > 1 ? runBlackBoxJobs() : runBlackBox())
         }
         summary.seconds = elapsed
         if options.statusLine { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

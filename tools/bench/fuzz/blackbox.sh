@@ -27,3 +27,17 @@ PY
 measure "swift host, instant scenario" "stdio:$bin host --stdio --scenario tools/bench/fuzz/instant.json" --scenario tools/bench/fuzz/instant.json
 measure "swift host, default scenario" "stdio:$bin host --stdio"
 measure "python host (50 ms captures)" "stdio:python3 tools/hosts/python/bridge_host.py"
+for j in 4 8; do
+  line="$("$bin" fuzz --target "stdio:$bin host --stdio --scenario tools/bench/fuzz/instant.json" --scenario tools/bench/fuzz/instant.json --runs "$runs" --jobs $j --seed 1 --corpus "$corpus/corpus" --findings "$corpus/found" --format json 2>/dev/null || true)"
+  python3 - "$line" "swift host, instant, --jobs $j" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+print("%-30s %6d execs %7.1f s %5d cases/s  findings %d" % (sys.argv[2], d["execs"], d["seconds"], d["execsPerSecond"], len(d["findings"])))
+PY
+  line="$("$bin" fuzz --target "stdio:python3 tools/hosts/python/bridge_host.py" --runs "$runs" --jobs $j --seed 1 --corpus "$corpus/corpus" --findings "$corpus/found" --format json 2>/dev/null || true)"
+  python3 - "$line" "python host, --jobs $j" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+print("%-30s %6d execs %7.1f s %5d cases/s  findings %d" % (sys.argv[2], d["execs"], d["seconds"], d["execsPerSecond"], len(d["findings"])))
+PY
+done
