@@ -66,7 +66,14 @@ extension FuzzSupervisor {
             for f in o["findings"]?.arrayValue ?? [] {
                 guard let oracle = f["oracle"]?.stringValue, let signature = f["signature"]?.stringValue else { continue }
                 let v = Violation(Oracle(rawValue: oracle), signature: signature, f["message"]?.stringValue ?? "")
-                guard seen.insert(v.key).inserted else { continue }
+                guard seen.insert(v.key).inserted else {
+                    // Two jobs found the same bug: the one that wrote the file names it.
+                    if let file = f["file"]?.stringValue, let k = summary.findings.firstIndex(where: { $0.violation.key == v.key }),
+                       summary.findings[k].file == nil {
+                        summary.findings[k].file = file
+                    }
+                    continue
+                }
                 summary.findings.append(FuzzSummary.Entry(violation: v, file: f["file"]?.stringValue,
                                                           steps: Int(f["steps"]?.numberValue?.int64 ?? 0),
                                                           minimized: f["minimized"] == .bool(true)))
