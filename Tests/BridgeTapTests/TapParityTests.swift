@@ -3,8 +3,10 @@ import BridgeTestSupport
 import Foundation
 import Testing
 
-let javaPresent = FileManager.default.isExecutableFile(atPath: "/usr/bin/javac")
-let nodeAvailable = ["/usr/bin/node", "/usr/local/bin/node"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+let javaPresent = FileManager.default.isExecutableFile(atPath: "/usr/bin/javac") && javaPath != nil
+let nodePath = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
+let nodeAvailable = nodePath != nil
+let javaPath = ["/usr/bin/java", "/usr/local/bin/java"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// Issue 19's proof: one message sequence (a passport journey with images, and hostile
 /// strings) goes through the Swift, the Java and the JavaScript tap; the three logs import
@@ -75,9 +77,9 @@ struct TapParityTests {
         let classes = temporaryDirectory("classes")
         let build = try runProcess(URL(fileURLWithPath: "/bin/bash"), [root.appendingPathComponent("tools/taps/android/build.sh").path, classes.path])
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
-        let java = try runProcess(URL(fileURLWithPath: "/usr/bin/java"), ["-cp", classes.path, "com.bridgescope.tap.TapDriver", "--dir", javaDir.path], stdin: input)
+        let java = try runProcess(URL(fileURLWithPath: javaPath!), ["-cp", classes.path, "com.bridgescope.tap.TapDriver", "--dir", javaDir.path], stdin: input)
         #expect(java.status == 0, "\(java.stderr)")
-        let js = try runProcess(URL(fileURLWithPath: "/usr/bin/node"), [root.appendingPathComponent("tools/taps/js/tap-driver.js").path, "--dir", jsDir.path], stdin: input)
+        let js = try runProcess(URL(fileURLWithPath: nodePath!), [root.appendingPathComponent("tools/taps/js/tap-driver.js").path, "--dir", jsDir.path], stdin: input)
         #expect(js.status == 0, "\(js.stderr)")
         return [("swift", swiftDir), ("java", javaDir), ("js", jsDir)]
     }
@@ -196,6 +198,6 @@ struct TapKillTests {
         let build = try runProcess(URL(fileURLWithPath: "/bin/bash"), [ProjectPaths.root.appendingPathComponent("tools/taps/android/build.sh").path, classes.path])
         #expect(build.status == 0, "\(build.stderr)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tap-kill-\(UUID().uuidString)")
-        check(try killMidStream("/usr/bin/java", ["-cp", classes.path, "com.bridgescope.tap.TapDriver"], dir: dir), "java")
+        check(try killMidStream(javaPath!, ["-cp", classes.path, "com.bridgescope.tap.TapDriver"], dir: dir), "java")
     }
 }
