@@ -12,12 +12,13 @@ extension CheckState {
     static let openOutputRules: Set<RuleID> = [.unknownField, RuleID(rawValue: "BRG023"), RuleID(rawValue: "BRG016")]
 
     /// Why the protocol leaves the answer to this message open, or nil when it is fixed
-    /// (a valid request, or bytes that carry no request id).
+    /// (a valid request, or bytes that carry no request id). A fixed set of sentences:
+    /// each is also a behaviour feature, so the corpus keeps one case of every kind.
     func openChoice(_ d: DecodeResult) -> String? {
         let rules = Set(d.findings.map(\.rule))
         if d.isValid, let e = d.envelope, e.type == .request {
             if rules.contains(.unknownField) { return "an unknown member: ignored or invalid (PROTOCOL.md §7)" }
-            if e.version != "1.0" { return "version \(e.version): accepted or VERSION_MISMATCH (PROTOCOL.md §7)" }
+            if e.version != "1.0" { return "version 1.x: accepted or VERSION_MISMATCH (PROTOCOL.md §7)" }
             return nil
         }
         if d.isValid { return nil }
@@ -66,7 +67,7 @@ extension CheckState {
     /// included: a host may take the first or the last).
     mutating func sentOpenEnded(_ bytes: [UInt8], _ d: DecodeResult, reason: String, step: Int, at: Int64, index: Int,
                                 _ features: inout FeatureSink) {
-        features.add("in", "open-ended")
+        features.add("open-ended", reason)
         var ids: [String] = []
         var actions: [String] = []
         if case .object(let o)? = try? JSONParser().parse(bytes).value {
@@ -96,6 +97,5 @@ extension CheckState {
             o.group = ids.filter { $0 != id }
             open[id] = o
         }
-        _ = reason
     }
 }
