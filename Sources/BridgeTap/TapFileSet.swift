@@ -48,14 +48,14 @@ struct TapFileSet {
 
     /// Closes the current file.
     mutating func close() {
-        if fd >= 0 { _ = Glibc_close(fd) }
+        if fd >= 0 { _ = systemClose(fd) }
         fd = -1
     }
 
     /// Opens a file (or the next one, when `count` more bytes would pass the size cap);
     /// its header carries `time`, the first line's.
     private mutating func prepare(for count: Int, time: Int64) -> String? {
-        if fd >= 0 && size > 0 && size + count > configuration.maxFileBytes && size > headerSize { close() }
+        if fd >= 0 && size > headerSize && size + count > configuration.maxFileBytes { close() }
         if fd >= 0 { return nil }
         let dir = configuration.directory
         do {
@@ -111,7 +111,7 @@ struct TapFileSet {
         var done = 0
         let reason: String? = bytes.withUnsafeBytes { p in
             while done < p.count {
-                let n = Glibc_write(fd, p.baseAddress! + done, p.count - done)
+                let n = systemWrite(fd, p.baseAddress! + done, p.count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return String(cString: strerror(errno))
@@ -132,5 +132,6 @@ struct TapFileSet {
     }
 }
 
-private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
-private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+// close(2) and write(2) under names the struct's own `close()` does not shadow.
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }

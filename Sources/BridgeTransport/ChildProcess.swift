@@ -127,6 +127,8 @@ package final class ChildProcess: @unchecked Sendable {
     @discardableResult
     package func write(_ bytes: [UInt8]) -> Bool {
         guard stdinFD >= 0 else { return false }
+        // Once a bounded write made standard input non-blocking, EAGAIN is not the end.
+        if stdinNonBlocking { return write(bytes, timeoutMs: .max) }
         return bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
