@@ -22,6 +22,8 @@ struct CheckState {
     /// not this project's parser accepts the message (another host's parser may: deeper
     /// nesting, other limits, lone surrogates); one answer to each is not unsolicited.
     var looseIds: [String: Int] = [:]
+    /// Lenient checking: every id any message sent so far carried (by the byte scan).
+    var seenIds: Set<String> = []
 
     init(checker: TraceChecker, exact: Bool) {
         self.checker = checker
@@ -39,8 +41,11 @@ struct CheckState {
         let d = checker.decode(bytes, .webToHost)
         for f in d.findings { features.add("in-rule", f.rule.rawValue) }
         features.addCount("open", open.count)
+        var idSeenBefore = false
         if !checker.strict {
             let loose = Self.looseCorrelationIds(bytes)
+            if let e = d.envelope { idSeenBefore = seenIds.contains(e.correlationId) }
+            seenIds.formUnion(loose)
             if let reason = openChoice(d) {
                 sentOpenEnded(bytes, d, reason: reason, step: step, at: at, index: index, &features)
                 return
@@ -65,8 +70,24 @@ struct CheckState {
                 // A reused id while the first is in progress: never routed, never answered.
                 // Lenient: §7 lets a host answer either request, reject or ignore it.
                 features.add("in", "duplicate-id")
-                if !checker.strict { markOpenEnded(id) }
+                if !checker.strict {
+                    markOpenEnded(id)
+                    // The host may have started this capture (a host that took the first
+                    // message as no request at all): its slot may be held from here.
+                    if let slot = SlotKind(action: e.payload.action) { uncertainSlots[slot] = min(uncertainSlots[slot] ?? Int.max, index) }
+                }
                 if !exact || !checker.strict { maybe[id, default: 0] += 1 }
+                return
+            }
+            if idSeenBefore {
+                // §2: reusing an id, even an answered one, is the web side's violation; how
+                // the host answers it is open: it may still count the first as running, or
+                // have accepted as a request bytes this project's parser refused.
+                var o = TraceChecker.Open(step: step, action: action, sentAtMs: at, sentIndex: index,
+                                          deadlineMs: checker.deadline(action, model: model), openCountAtSend: open.count)
+                o.openEnded = true
+                open[id] = o
+                if let slot = SlotKind(action: e.payload.action) { uncertainSlots[slot] = min(uncertainSlots[slot] ?? Int.max, index) }
                 return
             }
             var o = TraceChecker.Open(step: step, action: action, sentAtMs: at, sentIndex: index,
