@@ -189,7 +189,7 @@ struct CDPRecordingTests {
         let dir = try temporaryFolder("tabs")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cdp = dir.appendingPathComponent("cdp.bsz").path, proxy = dir.appendingPathComponent("proxy.bsz").path
-        _ = try run(["shapes", "--tabs", "2", "--page-args", "delay=4000", "--record-attach", cdp, "--proxy-record", proxy], in: dir)
+        _ = try run(["shapes", "--tabs", "2", "--page-args", "delay=8000", "--record-attach", cdp, "--proxy-record", proxy], in: dir)
         // The page's own receive("not an envelope") is a host → web call only the tap sees;
         // the first tab greeted (host.ready) before the recorder attached.
         let c = try records(cdp).filter { !$0.body.contains("not an envelope") && !$0.body.contains("\"action\":\"host.ready\"") }
