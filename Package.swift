@@ -56,17 +56,18 @@ let package = Package(
         .target(name: "BridgeProtocol", dependencies: ["BridgeJSON"], swiftSettings: underTest),
         .target(name: "BridgeReport", swiftSettings: strict),
         .target(name: "BridgeTap", swiftSettings: strict),
+        .target(name: "BridgeClock", swiftSettings: strict),
         .target(
             name: "BridgeHost",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "CZlib", "CTurboJPEG",
+                "BridgeJSON", "BridgeProtocol", "BridgeClock", "CZlib", "CTurboJPEG",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: underTest
         ),
         .target(
             name: "BridgeArchive",
-            dependencies: ["BridgeJSON", "BridgeReport", "CZstd", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BridgeJSON", "BridgeReport", "BridgeClock", "CZstd", .product(name: "Logging", package: "swift-log")],
             swiftSettings: underTest
         ),
         .target(
@@ -101,7 +102,7 @@ let package = Package(
         .target(
             name: "BridgeServer",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeTransport", "BridgeWebSocket",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeClock", "BridgeTransport", "BridgeWebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -119,6 +120,7 @@ let package = Package(
         .target(
             name: "BridgePcap",
             dependencies: [
+                "BridgeClock",
                 "BridgeCapture", "BridgeArchive", "BridgeProtocol", "CPcap",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -127,6 +129,7 @@ let package = Package(
         .target(
             name: "BridgeDevTools",
             dependencies: [
+                "BridgeClock",
                 "BridgeCapture", "BridgeArchive", "BridgeJSON", "BridgeTransport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,6 +139,7 @@ let package = Package(
         .target(
             name: "BridgeProxy",
             dependencies: [
+                "BridgeClock",
                 "BridgeCapture", "BridgeArchive", "BridgeTransport", "BridgeWebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -149,7 +153,7 @@ let package = Package(
         .target(
             name: "BridgeReplay",
             dependencies: [
-                "BridgeReport", "BridgeHost", "BridgeServer", "BridgeTransport", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
+                "BridgeReport", "BridgeHost", "BridgeClock", "BridgeServer", "BridgeTransport", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
                 "BridgeWebSocket", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -168,7 +172,7 @@ let package = Package(
         .executableTarget(
             name: "bridgescope",
             dependencies: [
-                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeTransport",
+                "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeClock", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeTransport",
                 "BridgeAnalysis", "BridgeReplay", "BridgeFuzz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -177,8 +181,9 @@ let package = Package(
         ),
         .testTarget(name: "BridgeJSONTests", dependencies: ["BridgeJSON", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeProtocolTests", dependencies: ["BridgeProtocol", "BridgeTestSupport"], swiftSettings: strict),
-        .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
-        .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "BridgeClockTests", dependencies: ["BridgeClock"], swiftSettings: strict),
+        .testTarget(name: "BridgeHostTests", dependencies: ["BridgeHost", "BridgeClock", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeArchiveTests", dependencies: ["BridgeArchive", "BridgeClock", "BridgeTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
         .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
@@ -205,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "BridgeReplayTests",
             dependencies: [
-                "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeServer", "BridgeTransport", "BridgeTestSupport",
+                "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeClock", "BridgeServer", "BridgeTransport", "BridgeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

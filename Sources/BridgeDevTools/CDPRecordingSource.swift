@@ -1,3 +1,4 @@
+import BridgeClock
 import BridgeCapture
 import BridgeArchive
 import BridgeTransport
@@ -115,7 +116,7 @@ public final class CDPRecordingSource: RecordingSource {
             var timeout = 0.1
             if let deadline = writer.flushDeadline { timeout = min(timeout, deadline > now ? Double(deadline - now) / 1e9 : 0) }
             for item in inbox.take(timeout: timeout) {
-                let wall = ArchiveClock.wallClockNanoseconds()
+                let wall = WallClock.now.nanoseconds
                 let actions: [CDPSession.Action]
                 switch item {
                 case .opened(let channel, let kind):
@@ -148,11 +149,11 @@ public final class CDPRecordingSource: RecordingSource {
         // Messages already received, then close events for what is still open.
         for item in inbox.take(timeout: 0) {
             if case .message(let channel, let bytes) = item {
-                _ = try perform(session.receive(channel, bytes, now: ArchiveClock.wallClockNanoseconds()),
+                _ = try perform(session.receive(channel, bytes, now: WallClock.now.nanoseconds),
                                 writer: writer, messages: &messages)
             }
         }
-        _ = try perform(session.finish(now: ArchiveClock.wallClockNanoseconds()), writer: writer, messages: &messages)
+        _ = try perform(session.finish(now: WallClock.now.nanoseconds), writer: writer, messages: &messages)
         control.progress?(snapshot(writer, elapsed: control.clock.now() &- started))
     }
 

@@ -1,6 +1,7 @@
 import BridgeCapture
 import BridgeArchive
 import BridgeJSON
+import BridgeClock
 
 extension CDPSession {
     /// One message from the DevTools connection `channel`, received at `now` (wall clock, ns).
@@ -92,7 +93,7 @@ extension CDPSession {
         // Only the tap's installation matters; other commands may fail on some targets.
         guard what.hasPrefix("installing the tap") else { return [] }
         let text = error["message"]?.stringValue ?? "error"
-        return [.event(ArchiveEvent(time: ArchiveClock.wallClockNanoseconds(), kind: .error,
+        return [.event(ArchiveEvent(time: WallClock.now.nanoseconds, kind: .error,
                                     reason: "DevTools refused \(what): \(text)"))]
     }
 

@@ -1,3 +1,4 @@
+import BridgeClock
 import BridgeCapture
 import Logging
 
@@ -69,7 +70,7 @@ public final class CaptureRunner {
         guard !used else { throw CaptureError(.live, "this capture of \(source) was already recorded") }
         used = true
         let decoder = CaptureDecoder(limits: options.limits, logger: logger)
-        var state = RunState(options: options, decoder: decoder, sink: sink, started: Self.monotonicNow())
+        var state = RunState(options: options, decoder: decoder, sink: sink, started: Int64(Stopwatch.monotonic.now()))
         state.summary.linkType = linkType
         switch opened {
         case .file(let reader):
@@ -86,20 +87,20 @@ public final class CaptureRunner {
             try state.finish(time: last)
         case .live(let capture):
             logger.debug("live capture started", metadata: ["interface": "\(capture.options.interface)", "link": "\(capture.linkType)"])
-            var last: Int64 = Self.realtimeNow()
-            var lastStats = Self.monotonicNow()
+            var last: Int64 = WallClock.now.nanoseconds
+            var lastStats = Int64(Stopwatch.monotonic.now())
             var droppedSoFar = 0
             func pollDrops() throws {
                 guard let c = capture.counters() else { return }
                 let dropped = c.dropped + c.interfaceDropped
                 if dropped > droppedSoFar {
-                    try state.drops(dropped - droppedSoFar, time: Self.realtimeNow())
+                    try state.drops(dropped - droppedSoFar, time: WallClock.now.nanoseconds)
                     droppedSoFar = dropped
                 }
             }
             while !state.done {
                 if shouldStop() { state.stop("stopped"); break }
-                if let d = options.duration, Double(Self.monotonicNow() - state.started) >= d * 1e9 {
+                if let d = options.duration, Double(Int64(Stopwatch.monotonic.now()) - state.started) >= d * 1e9 {
                     state.stop("duration reached")
                     break
                 }
@@ -109,7 +110,7 @@ public final class CaptureRunner {
                         try state.packet(packet)
                     }
                 }
-                let now = Self.monotonicNow()
+                let now = Int64(Stopwatch.monotonic.now())
                 if now - lastStats >= 1_000_000_000 {
                     lastStats = now
                     try pollDrops()
@@ -119,8 +120,8 @@ public final class CaptureRunner {
             // Without immediate mode the kernel hands over a block that is not full only
             // after the block timeout: read what the last timeout releases.
             if !capture.options.immediate && summaryStoppedBeforeEnd(state) {
-                let end = Self.monotonicNow() + Int64(capture.options.bufferTimeout + 30) * 1_000_000
-                while Self.monotonicNow() < end {
+                let end = Int64(Stopwatch.monotonic.now()) + Int64(capture.options.bufferTimeout + 30) * 1_000_000
+                while Int64(Stopwatch.monotonic.now()) < end {
                     if capture.wait(milliseconds: 10) {
                         _ = try capture.readAvailable { packet in
                             last = packet.time
@@ -130,11 +131,11 @@ public final class CaptureRunner {
                 }
             }
             try pollDrops()
-            try state.finish(time: max(last, Self.realtimeNow()))
+            try state.finish(time: max(last, WallClock.now.nanoseconds))
         }
         var summary = state.summary
         summary.statistics = decoder.statistics
-        summary.elapsed = Self.monotonicNow() - state.started
+        summary.elapsed = Int64(Stopwatch.monotonic.now()) - state.started
         progress?(state.progress())
         return summary
     }
@@ -153,19 +154,7 @@ public final class CaptureRunner {
         }
     }
 
-    /// Nanoseconds on the monotonic clock.
-    static func monotonicNow() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
 
-    /// Nanoseconds since the Unix epoch.
-    static func realtimeNow() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
 }
 
 /// The mutable part of one run: the decoder, the outputs buffer, counters, stop state.
@@ -237,6 +226,6 @@ private struct RunState {
 
     func progress() -> CaptureProgress {
         CaptureProgress(messages: messages, bytes: bytes, connections: decoder.statistics.connections,
-                        drops: decoder.statistics.drops, elapsed: CaptureRunner.monotonicNow() - started)
+                        drops: decoder.statistics.drops, elapsed: Int64(Stopwatch.monotonic.now()) - started)
     }
 }

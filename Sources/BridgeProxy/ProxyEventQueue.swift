@@ -1,3 +1,4 @@
+import BridgeClock
 import BridgeCapture
 import BridgeArchive
 import NIOConcurrencyHelpers
@@ -49,7 +50,7 @@ final class ProxyEventQueue: Sendable {
             state.dropped += 1
         } else {
             state.queuedBytes += bytes.count
-            state.items.append(.message(time: Self.now(), direction: direction, connection: connection, bytes: bytes))
+            state.items.append(.message(time: WallClock.now.nanoseconds, direction: direction, connection: connection, bytes: bytes))
         }
         unlock()
     }
@@ -63,7 +64,7 @@ final class ProxyEventQueue: Sendable {
             state.connections += 1
         }
         if kind == .close { state.active -= 1 }
-        state.items.append(.event(ArchiveEvent(time: Self.now(), kind: kind, connection: connection, reason: reason)))
+        state.items.append(.event(ArchiveEvent(time: WallClock.now.nanoseconds, kind: kind, connection: connection, reason: reason)))
         unlock()
     }
 
@@ -97,10 +98,4 @@ final class ProxyEventQueue: Sendable {
         return (state.active, state.connections)
     }
 
-    /// Nanoseconds since the Unix epoch.
-    static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
 }

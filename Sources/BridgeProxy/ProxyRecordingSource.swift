@@ -4,6 +4,7 @@ import BridgeTransport
 import BridgeWebSocket
 import Logging
 import NIOConcurrencyHelpers
+import BridgeClock
 
 /// The recording proxy as a source for ``ArchiveRecorder`` (`record --proxy`): for users
 /// without capture privileges. Pages connect to the proxy's `ws://HOST:PORT/bridge`
@@ -172,7 +173,7 @@ public final class ProxyRecordingSource: RecordingSource {
             }
         }
         if dropped > 0 {
-            try writer.append(ArchiveEvent(time: ProxyEventQueue.now(), kind: .drop, count: dropped,
+            try writer.append(ArchiveEvent(time: WallClock.now.nanoseconds, kind: .drop, count: dropped,
                                            reason: "\(dropped) message(s) relayed but not recorded: more than "
                                                + "\(options.limits.maxQueuedBytes) bytes waited for the archive"))
         }

@@ -4,6 +4,7 @@ import BridgeProtocol
 import BridgeWebSocket
 import Logging
 import NIOCore
+import BridgeClock
 
 /// The reference host behind one WebSocket, driven on the connection's event loop: a
 /// received message goes straight into the ``HostStateMachine``, and the actions it returns
@@ -31,7 +32,7 @@ final class HostConnection: BridgeConnection, @unchecked Sendable {
     private let logger: Logger
     private let observer: Observer?
     private let onJourneyEnd: JourneyEndHandler
-    private let clock = SystemClock()
+    private let clock = WallClock()
     private var outbound: BridgeOutbound?
     private var timers: [TimerID: Scheduled<Void>] = [:]
     private var closed = false
@@ -50,7 +51,7 @@ final class HostConnection: BridgeConnection, @unchecked Sendable {
 
     func opened(outbound: BridgeOutbound) {
         self.outbound = outbound
-        perform(machine.start(now: clock.now))
+        perform(machine.start(now: clock.milliseconds))
     }
 
     func received(_ message: [UInt8]) {
@@ -58,7 +59,7 @@ final class HostConnection: BridgeConnection, @unchecked Sendable {
         observer?(info, .webToHost, message)
         current = message
         defer { current = [] }
-        perform(machine.receive(message, now: clock.now))
+        perform(machine.receive(message, now: clock.milliseconds))
     }
 
     func closed(code: CloseCode?) {
@@ -72,7 +73,7 @@ final class HostConnection: BridgeConnection, @unchecked Sendable {
 
     private func timerFired(_ id: TimerID) {
         guard !closed, timers.removeValue(forKey: id) != nil else { return }
-        perform(machine.timerFired(id, now: clock.now))
+        perform(machine.timerFired(id, now: clock.milliseconds))
     }
 
     /// Performs the machine's actions in order (the machine is not borrowed meanwhile, so a
@@ -91,17 +92,17 @@ final class HostConnection: BridgeConnection, @unchecked Sendable {
                 // Not a valid envelope, yet it may still read as a journey end event.
                 if let end = JourneyEnd.detect(current) { onJourneyEnd(info, end) }
             case .offerUnhandled(_, let token):
-                queue.append(contentsOf: machine.delegateFinished(token, keepPending: false, now: clock.now))
+                queue.append(contentsOf: machine.delegateFinished(token, keepPending: false, now: clock.milliseconds))
             case .startHandler(let start):
                 queue.append(.log(HostLogEntry(.error, "handler-missing", "no handler code for \(start.route)",
                                                correlationId: start.token.correlationId)))
                 var more: [HostAction] = []
                 machine.complete(start.token, with: .failure(.internalError, "The host has no handler for \(start.request.payload.action)",
-                                                             recoverable: false), now: clock.now, into: &more)
+                                                             recoverable: false), now: clock.milliseconds, into: &more)
                 queue.append(contentsOf: more)
             case .scheduleTimer(let id, let at):
                 guard !closed, let loop = outbound?.eventLoop else { continue }
-                let delay = TimeAmount.milliseconds(max(0, at - clock.now))
+                let delay = TimeAmount.milliseconds(max(0, at - clock.milliseconds))
                 timers[id] = loop.scheduleTask(in: delay) { [self] in timerFired(id) }
             case .cancelTimer(let id):
                 timers.removeValue(forKey: id)?.cancel()

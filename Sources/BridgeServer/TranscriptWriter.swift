@@ -3,6 +3,7 @@ import BridgeJSON
 import BridgeProtocol
 import Foundation
 import Synchronization
+import BridgeClock
 
 /// Writes every message of a server run as a tap log (docs/FORMAT.md, "tap log"):
 /// one JSON object per line, `{"t":<epoch ns>,"dir":"w2h"|"h2w","conn":"c1","msg":<envelope>}`
@@ -25,7 +26,7 @@ public final class TranscriptWriter: Sendable {
 
     /// Appends one message.
     public func write(connection: String, direction: Direction, message: [UInt8]) {
-        let line = Self.line(time: Self.nowNanoseconds(), connection: connection, direction: direction, message: message)
+        let line = Self.line(time: WallClock.now.nanoseconds, connection: connection, direction: direction, message: message)
         handle.withLock { $0?.write(Data(line)) }
     }
 
@@ -53,11 +54,6 @@ public final class TranscriptWriter: Sendable {
         return out
     }
 
-    static func nowNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
 }
 
 /// How a journey ended, as the host saw it (not the analyzer's `JourneyOutcome`): a `journey.complete` or `journey.error`

@@ -1,3 +1,4 @@
+import BridgeClock
 import ArgumentParser
 import BridgeHost
 import BridgeReplay
@@ -116,7 +117,7 @@ struct HostCommand: AsyncParsableCommand {
         }
         signal(SIGPIPE, SIG_IGN)
         if stdio {
-            let host = script.makeHost(clock: SystemClock(), logger: Logger(label: "bridgescope.host"), eventIDSeed: seed)
+            let host = script.makeHost(clock: WallClock(), logger: Logger(label: "bridgescope.host"), eventIDSeed: seed)
             await host.run(transport: StdioTransport())
             return
         }

@@ -1,6 +1,7 @@
 import BridgeArchive
 import Foundation
 import Synchronization
+import BridgeClock
 
 /// A temporary directory removed when the value is released.
 final class TemporaryDirectory: Sendable {
@@ -20,14 +21,16 @@ final class TemporaryDirectory: Sendable {
 }
 
 /// A clock the test moves by hand.
-final class ManualClock: Sendable {
-    private let nanos = Mutex<UInt64>(1_000_000_000)
+struct ManualClock {
+    let virtual = VirtualClock()
+    let clock: Stopwatch
 
-    var clock: ArchiveClock { ArchiveClock { [self] in self.now } }
-    var now: UInt64 { nanos.withLock { $0 } }
+    init() { clock = Stopwatch(virtual) }
+
+    var now: UInt64 { clock.now() }
 
     func advance(milliseconds: UInt64) {
-        nanos.withLock { $0 += milliseconds * 1_000_000 }
+        virtual.advance(by: Int64(milliseconds))
     }
 }
 
@@ -95,7 +98,7 @@ enum Sessions {
     /// Writes `count` generated messages and finishes; returns what was written.
     @discardableResult
     static func write(to path: String, count: Int, seed: UInt64 = 1, options: ArchiveWriterOptions = .init(),
-                      clock: ArchiveClock = .monotonic, flushEach: Bool = false,
+                      clock: Stopwatch = .monotonic, flushEach: Bool = false,
                       afterEach: ((ArchiveWriter) -> Void)? = nil) throws -> [ArchiveRecord] {
         var rng = SeededRandom(seed: seed)
         let writer = try ArchiveWriter(path: path, header: header, options: options, clock: clock)

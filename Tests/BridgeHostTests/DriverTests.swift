@@ -40,9 +40,9 @@ struct DriverTests {
     @Test func completeBeforeAwaitIsKept() async {
         let h = dynamicHost()
         let host = h.host, clock = h.clock
-        let deadline = clock.now + 50
+        let deadline = clock.milliseconds + 50
         host.selfieCapture.handler = { _ in
-            try? await clock.sleep(until: deadline)
+            try? await clock.sleep(untilMilliseconds: deadline)
             return await host.selfieCapture.awaitCompletion()
         }
         h.start()
@@ -207,3 +207,4 @@ struct DriverTests {
 }
 
 import Foundation
+import BridgeClock

@@ -3,6 +3,7 @@ import BridgeProtocol
 import Foundation
 import Logging
 import Testing
+import BridgeClock
 
 /// A value shared between tasks in a test.
 final class Shared<Value>: @unchecked Sendable {

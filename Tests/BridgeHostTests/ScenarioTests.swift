@@ -3,6 +3,7 @@ import BridgeJSON
 import BridgeProtocol
 import Foundation
 import Testing
+import BridgeClock
 
 /// Scenario files: the format of docs/SCENARIOS.md, its errors, and the hosts they script.
 struct ScenarioTests {

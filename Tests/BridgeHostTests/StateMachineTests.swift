@@ -2,6 +2,7 @@ import BridgeHost
 import BridgeJSON
 import BridgeProtocol
 import Testing
+import BridgeClock
 
 /// Routing, slots and the capability query, on the bare state machine and simulator.
 struct StateMachineTests {

@@ -1,6 +1,7 @@
 import BridgeHost
 @testable import BridgeReplay
 import Testing
+import BridgeClock
 
 /// The in-process target: the reference host on virtual time (and, under
 /// `--real-clock`, on the real one).

@@ -3,6 +3,7 @@ import BridgeHost
 @testable import BridgeReplay
 import Foundation
 import Logging
+import BridgeClock
 
 /// Envelope text builders.
 enum Env {

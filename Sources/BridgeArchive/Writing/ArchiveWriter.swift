@@ -1,6 +1,7 @@
 import BridgeJSON
 import CZstd
 import Logging
+import BridgeClock
 
 /// Settings of an ``ArchiveWriter``.
 public struct ArchiveWriterOptions: Sendable, Hashable {
@@ -52,7 +53,7 @@ public final class ArchiveWriter {
     private var output: FileOutput
     private let compressor: ZstdCompressor
     private var policy: FlushPolicy
-    private let clock: ArchiveClock
+    private let clock: Stopwatch
     private let encoder = ArchiveLineEncoder()
     /// Staged lines (complete, newline included) and then the line being built.
     private var line: [UInt8] = []
@@ -65,19 +66,19 @@ public final class ArchiveWriter {
 
     /// Creates (or truncates) the file at `path` and writes the header.
     public convenience init(path: String, header: ArchiveHeader, options: ArchiveWriterOptions = .init(),
-                            clock: ArchiveClock = .monotonic, logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
+                            clock: Stopwatch = .monotonic, logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
         try self.init(output: FileOutput(creating: path), header: header, options: options, clock: clock, logger: logger)
     }
 
     /// Writes to an open descriptor (closed by ``finish(endTime:)`` only if `closeWhenFinished`).
     public convenience init(fileDescriptor: Int32, name: String, closeWhenFinished: Bool, header: ArchiveHeader,
-                            options: ArchiveWriterOptions = .init(), clock: ArchiveClock = .monotonic,
+                            options: ArchiveWriterOptions = .init(), clock: Stopwatch = .monotonic,
                             logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
         try self.init(output: FileOutput(fileDescriptor: fileDescriptor, name: name, owned: closeWhenFinished),
                       header: header, options: options, clock: clock, logger: logger)
     }
 
-    private init(output: FileOutput, header: ArchiveHeader, options: ArchiveWriterOptions, clock: ArchiveClock,
+    private init(output: FileOutput, header: ArchiveHeader, options: ArchiveWriterOptions, clock: Stopwatch,
                  logger: Logger) throws(ArchiveError) {
         self.output = output
         self.header = header
@@ -186,7 +187,7 @@ public final class ArchiveWriter {
     @discardableResult
     public func finish(endTime: Int64? = nil) throws(ArchiveError) -> ArchiveTrailer {
         try checkOpen()
-        counts.endTime = endTime ?? ArchiveClock.wallClockNanoseconds()
+        counts.endTime = endTime ?? WallClock.now.nanoseconds
         encoder.trailer(counts, into: &line)
         try writeLine()
         try perform(.endFrame)

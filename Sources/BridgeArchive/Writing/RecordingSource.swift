@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Logging
+import BridgeClock
 
 /// A place messages are captured from, feeding an ``ArchiveWriter``.
 ///
@@ -32,11 +33,11 @@ public struct RecordingControl {
     /// Nanoseconds between progress reports. Default 250 ms.
     public var progressInterval: UInt64
     /// Time source for flushing and progress.
-    public var clock: ArchiveClock
+    public var clock: Stopwatch
 
     /// Creates a control.
     public init(shouldStop: @escaping () -> Bool = { false }, progress: ((RecordingProgress) -> Void)? = nil,
-                progressInterval: UInt64 = 250_000_000, clock: ArchiveClock = .monotonic) {
+                progressInterval: UInt64 = 250_000_000, clock: Stopwatch = .monotonic) {
         self.shouldStop = shouldStop
         self.progress = progress
         self.progressInterval = progressInterval
@@ -97,13 +98,13 @@ public enum ArchiveRecorder {
                               transform: ArchiveMessageTransform? = nil,
                               logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) -> ArchiveTrailer {
         let header = ArchiveHeader(source: source.sourceDescription, host: hostName(), filter: source.filter,
-                                   startTime: ArchiveClock.wallClockNanoseconds(), toolVersion: toolVersion)
+                                   startTime: WallClock.now.nanoseconds, toolVersion: toolVersion)
         let writer = try ArchiveWriter(path: path, header: header, options: options, clock: control.clock, logger: logger)
         writer.messageTransform = transform
         do {
             try source.record(into: writer, control: control)
         } catch {
-            _ = try? writer.append(ArchiveEvent(time: ArchiveClock.wallClockNanoseconds(), kind: .error,
+            _ = try? writer.append(ArchiveEvent(time: WallClock.now.nanoseconds, kind: .error,
                                             reason: "recording stopped: \(error.description)"))
             _ = try? writer.finish()
             throw error

@@ -1,3 +1,4 @@
+import BridgeClock
 import BridgeProtocol
 
 extension BridgeHost {
@@ -58,7 +59,7 @@ extension BridgeHost {
         switch job {
         case .slot(let kind, let token, let request, let handler):
             let result = await handler(request)
-            let now = clock.now
+            let now = clock.milliseconds
             mutate { m in
                 m.complete(token, capture: result, now: now)
             }
@@ -70,8 +71,8 @@ extension BridgeHost {
         case .configuration(let token, let request, let handler):
             await handler.handle(request: request, responder: BridgeResponder(host: self, token: token, request: request))
         case .timer(let id, let at):
-            do { try await clock.sleep(until: at) } catch { return }
-            let now = clock.now
+            do { try await clock.sleep(untilMilliseconds: at) } catch { return }
+            let now = clock.milliseconds
             mutate { $0.timerFired(id, now: now) }
         }
     }
@@ -84,7 +85,7 @@ extension BridgeHost {
             case .rejected(let r): await delegate?.bridgeHost(self, didReject: r)
             case .unhandled(let e, let token):
                 let disposition = await delegate?.bridgeHost(self, unhandledRequest: e) ?? .answerUnsupported
-                let now = clock.now
+                let now = clock.milliseconds
                 mutate { $0.delegateFinished(token, keepPending: disposition == .keepPending, now: now) }
             }
         }

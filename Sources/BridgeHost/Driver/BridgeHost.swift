@@ -2,9 +2,10 @@ import Synchronization
 import BridgeJSON
 import BridgeProtocol
 import Logging
+import BridgeClock
 
 /// The reference host: a platform-neutral port of the seeds' `BridgeHost`, driving a
-/// ``HostStateMachine`` over a ``HostTransport`` on an injectable ``HostClock``.
+/// ``HostStateMachine`` over a ``HostTransport`` on an injectable ``EpochClock``.
 ///
 /// ```swift
 /// let host = BridgeHost(hostVersion: "1.0.0")
@@ -66,7 +67,7 @@ public final class BridgeHost: Sendable {
 
     let core: Mutex<Core>
     /// The clock the host reads and sleeps on.
-    public let clock: any HostClock
+    public let clock: any EpochClock
     /// Where the host logs (debug: every message; notice and up: what went wrong).
     public let logger: Logger
     let outbound = AsyncStream.makeStream(of: [UInt8].self)
@@ -74,7 +75,7 @@ public final class BridgeHost: Sendable {
     let notes = AsyncStream.makeStream(of: Note.self)
 
     /// Creates a host around a prepared machine (scenario hosts, tests).
-    public init(machine: HostStateMachine, clock: any HostClock = SystemClock(),
+    public init(machine: HostStateMachine, clock: any EpochClock = WallClock(),
                 logger: Logger = Logger(label: "bridgescope.host")) {
         self.core = Mutex(Core(machine: machine))
         self.clock = clock
@@ -84,7 +85,7 @@ public final class BridgeHost: Sendable {
     /// A host whose `capability.query` answer is built from its slots and custom
     /// capabilities (seed 002's `init(hostVersion:)`). Slots start with no handler.
     public convenience init(hostVersion: String = "1.0.0", environment: HostEnvironment = .ios,
-                            limits: HostLimits = .default, clock: any HostClock = SystemClock(),
+                            limits: HostLimits = .default, clock: any EpochClock = WallClock(),
                             logger: Logger = Logger(label: "bridgescope.host"), eventIDSeed: UInt64? = nil) {
         let settings = HostStateMachine.Settings(hostVersion: hostVersion, environment: environment, limits: limits)
         self.init(machine: HostStateMachine(settings: settings, eventIDSeed: eventIDSeed ?? .random(in: .min ... .max)),
@@ -94,7 +95,7 @@ public final class BridgeHost: Sendable {
     /// A configuration-based host (seed 002's `init(configuration:)`): `capability.query`
     /// reports the configuration's capabilities, under any slot or custom capability.
     public convenience init(configuration: BridgeConfiguration, limits: HostLimits = .default,
-                            clock: any HostClock = SystemClock(), logger: Logger = Logger(label: "bridgescope.host"),
+                            clock: any EpochClock = WallClock(), logger: Logger = Logger(label: "bridgescope.host"),
                             eventIDSeed: UInt64? = nil) {
         let settings = HostStateMachine.Settings(hostVersion: configuration.hostVersion,
                                                  environment: configuration.environment,
@@ -122,13 +123,13 @@ public final class BridgeHost: Sendable {
 
     /// Sends `host.ready` if not yet sent. ``run(transport:)`` calls it first.
     public func start() {
-        let now = clock.now
+        let now = clock.milliseconds
         mutate { $0.start(now: now) }
     }
 
     /// Feeds one message from the web side (transports call this through ``run(transport:)``).
     public func receive(_ bytes: [UInt8]) {
-        let now = clock.now
+        let now = clock.milliseconds
         mutate { $0.receive(bytes, now: now) }
     }
 
@@ -137,7 +138,7 @@ public final class BridgeHost: Sendable {
     /// malformed action name); nothing is sent then.
     @discardableResult
     public func send(event action: Action, data: JSONObject? = nil) throws(HostError) -> Envelope {
-        let now = clock.now
+        let now = clock.milliseconds
         var sent: Envelope?
         mutate { m in
             let r = m.sendEvent(action, data: data, now: now)
@@ -162,7 +163,7 @@ public final class BridgeHost: Sendable {
     @discardableResult
     public func respond(to correlationId: String, status: Status, data: JSONObject? = nil,
                         error: ErrorPayload? = nil) -> Bool {
-        let now = clock.now
+        let now = clock.milliseconds
         var sent = false
         mutate { m in
             let actions = m.respond(to: correlationId, with: BridgeResponse(status: status, data: data, error: error), now: now)
@@ -174,7 +175,7 @@ public final class BridgeHost: Sendable {
 
     /// Schedules a host event `delayMs` from now.
     public func schedule(event action: Action, data: JSONObject? = nil, delayMs: Int64) {
-        let now = clock.now
+        let now = clock.milliseconds
         mutate { $0.scheduleEvent(action, data: data, delayMs: delayMs, now: now) }
     }
 
@@ -188,7 +189,7 @@ public final class BridgeHost: Sendable {
     }
 
     func complete(_ token: RequestToken, with response: BridgeResponse) -> Bool {
-        let now = clock.now
+        let now = clock.milliseconds
         var accepted = false
         let logs = core.withLock { c -> [HostLogEntry] in
             var actions: [HostAction] = []
@@ -200,7 +201,7 @@ public final class BridgeHost: Sendable {
     }
 
     func responderDropped(_ token: RequestToken) {
-        let now = clock.now
+        let now = clock.milliseconds
         mutate { $0.responderDropped(token, now: now) }
     }
 
@@ -210,7 +211,7 @@ public final class BridgeHost: Sendable {
     func perform(_ actions: [HostAction], _ c: inout Core) -> [HostLogEntry] {
         var logs: [HostLogEntry] = []
         var queue = actions[...]
-        let now = clock.now
+        let now = clock.milliseconds
         while let action = queue.popFirst() {
             switch action {
             case .send(let m): outbound.continuation.yield(m.bytes)

@@ -1,4 +1,5 @@
 import BridgeProtocol
+import BridgeClock
 
 /// Runs a ``HostStateMachine`` synchronously on virtual time: the scripted host (every
 /// scenario host) with no tasks, no threads and no sleeping. Tests and the fuzzer feed it

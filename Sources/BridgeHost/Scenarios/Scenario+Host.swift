@@ -1,6 +1,7 @@
 import BridgeJSON
 import BridgeProtocol
 import Logging
+import BridgeClock
 
 extension Scenario {
     /// A state machine scripted by this scenario (no external code: it runs entirely in a
@@ -23,7 +24,7 @@ extension Scenario {
     }
 
     /// A host scripted by this scenario, on `clock`.
-    public func makeHost(clock: any HostClock = SystemClock(), logger: Logger = Logger(label: "bridgescope.host"),
+    public func makeHost(clock: any EpochClock = WallClock(), logger: Logger = Logger(label: "bridgescope.host"),
                          eventIDSeed: UInt64? = nil, limits: HostLimits = .default) -> BridgeHost {
         BridgeHost(machine: makeMachine(eventIDSeed: eventIDSeed ?? .random(in: .min ... .max), limits: limits),
                    clock: clock, logger: logger)

@@ -1,7 +1,8 @@
 import BridgeHost
 import Logging
+import BridgeClock
 
-/// The reference host in this process on the real clock (``SystemClock``), reached
+/// The reference host in this process on the real clock (``WallClock``), reached
 /// through a ``MemoryTransport``: used for in-process replays under `--real-clock`, and
 /// by the pacing benchmark. (Without `--real-clock`, in-process replays run on virtual
 /// time: ``VirtualReplayDriver``.)
@@ -21,7 +22,7 @@ struct InprocLink: ReplayLink {
     public static func with<T: Sendable>(scenario: Scenario, seed: UInt64, logger: Logger,
                                          _ body: (InprocLink) async -> T) async -> T {
         let transport = MemoryTransport()
-        let host = scenario.makeHost(clock: SystemClock(), logger: logger, eventIDSeed: seed)
+        let host = scenario.makeHost(clock: WallClock(), logger: logger, eventIDSeed: seed)
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await host.run(transport: transport) }
             let result = await body(InprocLink(transport: transport))

@@ -1,3 +1,4 @@
+import BridgeClock
 /// One open connection to a target, seen from the web side: send envelopes, read the
 /// host's. Provided by the WebSocket, stdio and in-process targets.
 protocol ReplayLink: Sendable {
@@ -14,28 +15,29 @@ enum RealTimeReplayDriver {
     /// Replays `plan` over `link` and returns what happened. Returns when the scheduler
     /// is finished or the link closes; the caller then closes the link.
     public static func run(plan: ConnectionPlan, link: some ReplayLink, pacing: ReplayPacing,
-                           timing: ReplayScheduler.Timing, clock: ReplayClock) async -> ConnectionRun {
+                           timing: ReplayScheduler.Timing, spin: Duration) async -> ConnectionRun {
+        let clock = Stopwatch.monotonic
         let inbox = ReplayInbox()
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await m in link.messages { inbox.push(m, at: clock.now()) }
-                inbox.close(at: clock.now())
+                for await m in link.messages { inbox.push(m, at: Int64(clock.now())) }
+                inbox.close(at: Int64(clock.now()))
             }
-            var scheduler = ReplayScheduler(plan: plan, pacing: pacing, timing: timing, start: clock.now())
+            var scheduler = ReplayScheduler(plan: plan, pacing: pacing, timing: timing, start: Int64(clock.now()))
             loop: while true {
-                let now = clock.now()
+                let now = Int64(clock.now())
                 switch scheduler.next(now: now) {
                 case .send(let index, let due):
-                    let at = clock.now()
+                    let at = Int64(clock.now())
                     do {
                         try await link.send(plan.sends[index].message.bytes)
                     } catch {
-                        scheduler.targetClosed(at: clock.now())
+                        scheduler.targetClosed(at: Int64(clock.now()))
                         continue loop
                     }
                     scheduler.didSend(index, at: at, due: due)
                 case .wait(let until):
-                    switch await inbox.next(deadline: until, clock: clock) {
+                    switch await inbox.next(deadline: until, spin: spin) {
                     case .message(let bytes, let at): scheduler.received(bytes, at: at)
                     case .timeout: break
                     case .closed(let at): scheduler.targetClosed(at: at)

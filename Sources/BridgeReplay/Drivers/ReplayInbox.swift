@@ -1,4 +1,5 @@
 import Foundation
+import BridgeClock
 
 /// Messages from a target, stamped with their arrival time, waiting for the replay loop:
 /// the loop waits for the next one or for a deadline, whichever comes first. A message
@@ -47,8 +48,9 @@ final class ReplayInbox: @unchecked Sendable {
         w?.continuation.resume(returning: .closed(at: time))
     }
 
-    /// The next message, or `timeout` at `deadline` (monotonic ns on `clock`), or `closed`.
-    func next(deadline: Int64, clock: ReplayClock) async -> Event {
+    /// The next message, or `timeout` at `deadline` (ns on ``Stopwatch/monotonic``), or
+    /// `closed`.
+    func next(deadline: Int64, spin: Duration) async -> Event {
         if let ready = take() { return ready }
         let id: UInt64 = lock.withLock {
             nextID += 1
@@ -57,7 +59,7 @@ final class ReplayInbox: @unchecked Sendable {
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    try await clock.sleep(until: deadline)
+                    try await Stopwatch.monotonic.sleep(until: UInt64(clamping: deadline), spin: spin)
                     self.expire(id)
                 } catch {}
             }

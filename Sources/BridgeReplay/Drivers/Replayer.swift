@@ -1,4 +1,5 @@
 import Logging
+import BridgeClock
 
 /// Replays a recorded session toward a target and compares what comes back with the
 /// recording: plans every connection (``ReplayPlanner``), runs them concurrently (each
@@ -63,11 +64,11 @@ public struct Replayer: Sendable {
                                         seed: o.seed &+ UInt64(i))
             }
         }
-        let start = o.clock.now()
+        let start = Int64(Stopwatch.monotonic.now())
         return await withTaskGroup(of: (Int, ConnectionRun).self) { group in
             for (i, plan) in plans.enumerated() {
                 group.addTask {
-                    if !o.pacing.isASAP { try? await o.clock.sleep(until: start + o.pacing.scale(plan.startOffset)) }
+                    if !o.pacing.isASAP { try? await Stopwatch.monotonic.sleep(until: UInt64(clamping: start + o.pacing.scale(plan.startOffset)), spin: o.spin) }
                     return (i, await self.runConnection(plan, index: i))
                 }
             }
@@ -84,12 +85,12 @@ public struct Replayer: Sendable {
         switch o.target {
         case .inproc:
             return await InprocLink.with(scenario: o.scenario, seed: o.seed &+ UInt64(index), logger: connLogger) { link in
-                await RealTimeReplayDriver.run(plan: plan, link: link, pacing: o.pacing, timing: o.timing, clock: o.clock)
+                await RealTimeReplayDriver.run(plan: plan, link: link, pacing: o.pacing, timing: o.timing, spin: o.spin)
             }
         case .webSocket(let url):
             do {
                 return try await WebSocketLink.with(url: url, options: o.client, retries: o.retries, logger: connLogger) { link in
-                    await RealTimeReplayDriver.run(plan: plan, link: link, pacing: o.pacing, timing: o.timing, clock: o.clock)
+                    await RealTimeReplayDriver.run(plan: plan, link: link, pacing: o.pacing, timing: o.timing, spin: o.spin)
                 }
             } catch {
                 return ConnectionRun(id: plan.id, planned: plan.sends.count, error: error.message)
@@ -98,7 +99,7 @@ public struct Replayer: Sendable {
             do {
                 let grace = Double(o.timing.responseTimeout) / 1e9
                 let (run, status, stderr) = try await StdioLink.with(command: command, grace: grace, logger: connLogger) { link in
-                    await RealTimeReplayDriver.run(plan: plan, link: link, pacing: o.pacing, timing: o.timing, clock: o.clock)
+                    await RealTimeReplayDriver.run(plan: plan, link: link, pacing: o.pacing, timing: o.timing, spin: o.spin)
                 }
                 let heard = !run.observed.responses.isEmpty || !run.observed.hostMessages.isEmpty
                 if status != 0 && !heard {

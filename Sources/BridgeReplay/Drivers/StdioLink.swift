@@ -86,8 +86,8 @@ final class StdioLink: ReplayLink, Sendable {
     func waitForExit(grace: Double) async -> Int32 {
         let steps = [(grace, SIGTERM), (1.0, SIGKILL), (5.0, 0)]
         for (wait, sig) in steps {
-            let deadline = Date().addingTimeInterval(wait)
-            while Date() < deadline {
+            let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
+            while ContinuousClock.now < deadline {
                 if let t = process.withLock({ $0.status() }) { return Self.exitStatus(t) }
                 try? await Task.sleep(nanoseconds: 10_000_000)
             }

@@ -1,4 +1,5 @@
 import BridgeHost
+import BridgeClock
 
 /// The reference host's state machine on virtual time, with its timers in view, so a
 /// replay can interleave its own deadlines with the host's exactly (``HostSimulator``

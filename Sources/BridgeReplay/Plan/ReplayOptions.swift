@@ -1,5 +1,6 @@
 import BridgeTransport
 import BridgeHost
+import BridgeClock
 
 /// Everything a replay can be told (`bridgescope replay FILE --target ...`). Defaults
 /// are the documented ones (docs/REPLAY.md).
@@ -24,8 +25,9 @@ public struct ReplayOptions: Sendable {
     public var retries: Int
     /// In-process target on the real clock instead of virtual time. Default false.
     public var realClock: Bool
-    /// The real clock (spin window) for real-time drivers.
-    public var clock: ReplayClock
+    /// Real-time drivers' spin window: the last stretch before a send or a deadline is
+    /// spent yielding instead of sleeping (``Stopwatch/sleep(until:spin:)``). Default 0.
+    public var spin: Duration
     /// Seed of in-process hosts' event ids (connection n gets seed + n).
     public var seed: UInt64
 
@@ -33,7 +35,7 @@ public struct ReplayOptions: Sendable {
     public init(target: ReplayTarget, scenario: Scenario = .default, pacing: ReplayPacing = .asap,
                 timing: ReplayScheduler.Timing = .init(), tolerance: TimingTolerance? = TimingTolerance(),
                 rules: NormalizationRules = .default, runs: Int = 1, client: WebSocketClientOptions = .init(),
-                retries: Int = 0, realClock: Bool = false, clock: ReplayClock = ReplayClock(), seed: UInt64 = 1) {
+                retries: Int = 0, realClock: Bool = false, spin: Duration = .zero, seed: UInt64 = 1) {
         self.target = target
         self.scenario = scenario
         self.pacing = pacing
@@ -44,7 +46,7 @@ public struct ReplayOptions: Sendable {
         self.client = client
         self.retries = retries
         self.realClock = realClock
-        self.clock = clock
+        self.spin = spin
         self.seed = seed
     }
 

@@ -4,6 +4,7 @@ import BridgeTransport
 import Foundation
 import Logging
 import Synchronization
+import BridgeClock
 
 /// Serves a recording's host side to live journeys over the WebSocket server
 /// (`bridgescope replay FILE --as-host --listen HOST:PORT`): each WebSocket connection
@@ -121,7 +122,7 @@ public final class PlaybackServer: Sendable {
             for await batch in session.delayed {
                 group.addTask {
                     for o in batch {
-                        let delay = o.at - ArchiveClock.wallClockNanoseconds()
+                        let delay = o.at - WallClock.now.nanoseconds
                         if delay > 0 {
                             do { try await Task.sleep(nanoseconds: UInt64(delay)) } catch { return }
                         }

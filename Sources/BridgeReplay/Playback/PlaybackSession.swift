@@ -4,6 +4,7 @@ import BridgeServer
 import BridgeTransport
 import BridgeWebSocket
 import Foundation
+import BridgeClock
 
 /// One live WebSocket connection played by a ``PlaybackConnection``. What is due at once
 /// is sent from the connection's own callbacks (so a `host.ready` recorded first goes out
@@ -34,7 +35,7 @@ final class PlaybackSession: BridgeConnection, @unchecked Sendable {
     var state: PlaybackConnection { lock.withLock { player } }
 
     func opened(outbound: BridgeOutbound) {
-        let now = ArchiveClock.wallClockNanoseconds()
+        let now = WallClock.now.nanoseconds
         let out: [PlaybackConnection.Output] = lock.withLock {
             self.outbound = outbound
             return player.start(now: now)
@@ -44,7 +45,7 @@ final class PlaybackSession: BridgeConnection, @unchecked Sendable {
 
     func received(_ message: [UInt8]) {
         observer(info, .webToHost, message)
-        let now = ArchiveClock.wallClockNanoseconds()
+        let now = WallClock.now.nanoseconds
         let out = lock.withLock { player.receive(message, now: now) }
         dispatch(out, now: now)
     }

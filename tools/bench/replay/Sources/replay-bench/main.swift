@@ -198,7 +198,7 @@ let paced = pacedSession(count: options.paced, gapMicros: options.gapMicros)
 let plans = ReplayPlanner.plan(paced)
 for spin in options.spins {
     var o = ReplayOptions(target: .inproc(scenario: nil), pacing: .recorded, tolerance: nil, realClock: true,
-                          clock: ReplayClock(spin: Int64(spin) * 1000))
+                          spin: .microseconds(spin))
     o.timing = .init(responseTimeout: 5_000_000_000, linger: 0)
     let replayer = Replayer(options: o, logger: quiet)
     var runs: [ConnectionRun] = []

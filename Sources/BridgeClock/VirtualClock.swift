@@ -1,11 +1,12 @@
 import Synchronization
 
-/// A clock that moves only when told to: tests and the fuzzer advance it, and every
-/// sleeper whose deadline has come is resumed at once. Nothing really sleeps.
+/// An ``EpochClock`` that moves only when told to: tests and the fuzzer advance it, and
+/// every sleeper whose deadline has come is resumed at once. Nothing really sleeps.
+/// Time is kept in whole milliseconds (envelope timestamps are milliseconds).
 ///
 /// Starts at 1,700,000,000,000 ms (November 2023) by default, so envelope timestamps
 /// taken from it are plausible epoch milliseconds.
-public final class VirtualClock: HostClock, Sendable {
+public final class VirtualClock: EpochClock, Sendable {
     private struct Sleeper {
         var deadline: Int64
         var continuation: CheckedContinuation<Void, any Error>
@@ -27,13 +28,10 @@ public final class VirtualClock: HostClock, Sendable {
     }
 
     /// The current virtual time.
-    public var now: Int64 { state.withLock { $0.now } }
+    public var now: EpochInstant { EpochInstant(milliseconds: state.withLock { $0.now }) }
 
-    /// How many tasks are sleeping on this clock.
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
-
-    /// The earliest deadline among sleepers, if any.
-    var nextDeadline: Int64? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
+    /// One millisecond: virtual time moves in whole milliseconds.
+    public var minimumResolution: Duration { .milliseconds(1) }
 
     /// Moves time forward by `milliseconds` (negative values are ignored) and resumes
     /// every sleeper whose deadline is now reached.
@@ -45,13 +43,16 @@ public final class VirtualClock: HostClock, Sendable {
         for c in due { c.resume() }
     }
 
-    /// Moves time forward to `time` (never backward) and resumes due sleepers.
+    /// Moves time forward to `time` epoch milliseconds (never backward) and resumes due
+    /// sleepers.
     public func advance(to time: Int64) {
-        advance(by: time - now)
+        advance(by: time - milliseconds)
     }
 
-    /// Suspends until the virtual time reaches `deadline`.
-    public func sleep(until deadline: Int64) async throws {
+    /// Suspends until the virtual time reaches `deadline` (rounded up to a whole
+    /// millisecond; `tolerance` is ignored, nothing really sleeps).
+    public func sleep(until deadline: EpochInstant, tolerance: Duration? = nil) async throws {
+        let deadline = deadline.milliseconds + (deadline.nanoseconds % 1_000_000 > 0 ? 1 : 0)
         let id: UInt64 = state.withLock { s in
             s.nextID += 1
             return s.nextID
