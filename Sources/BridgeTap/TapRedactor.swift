@@ -75,7 +75,7 @@ public struct TapRedactor: Sendable {
     }
 
     /// Whether `value` (a JSON value's bytes) is already a marker, whitespace aside.
-    public static func isMarker(_ value: [UInt8]) -> Bool {
+    static func isMarker(_ value: [UInt8]) -> Bool {
         value.withUnsafeBufferPointer { TapMarker.isMarker(TapScanner.compact($0)) }
     }
 

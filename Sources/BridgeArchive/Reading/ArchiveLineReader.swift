@@ -51,7 +51,7 @@ public final class ArchiveLineReader {
     /// Log2 of the largest window a frame may ask for. Default 24 (16 MiB).
     let maxWindowLog: Int32
     /// Lines completed so far (skipped over-long lines included).
-    public internal(set) var linesRead = 0
+    internal(set) var linesRead = 0
     /// Compressed bytes consumed so far.
     public var compressedOffset: Int { inStart + inPos }
     /// Whether the lines of a damaged frame are handed out (marked unverified) rather

@@ -36,7 +36,7 @@ public struct FlushPolicy: Sendable, Hashable {
     /// Bytes written into the current frame.
     public private(set) var frameFill = 0
     /// When the oldest unflushed line was written (nil when nothing waits).
-    public private(set) var oldestUnflushed: UInt64?
+    private(set) var oldestUnflushed: UInt64?
 
     /// Creates a policy with the documented defaults.
     public init(flushBytes: Int = 64 << 10, flushInterval: UInt64 = 200_000_000, frameBytes: Int = 1 << 20) {

@@ -4,7 +4,7 @@
 /// in-process engine's stand-in for code coverage, which only the libFuzzer build has.
 public struct FeatureSink: Sendable {
     /// The features, in the order added (duplicates possible).
-    public private(set) var hashes: [UInt64] = []
+    private(set) var hashes: [UInt64] = []
     private var previous: UInt64 = 0
 
     /// Creates an empty sink.

@@ -20,7 +20,7 @@ public final class FuzzEngine {
         public var seconds: Double = 0
         /// Black-box violations that did not show again in a fresh host process, so were
         /// not reported (they depended on an earlier case).
-        public var unconfirmed = 0
+        var unconfirmed = 0
         /// Executions per second over the run.
         public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }
     }

@@ -33,9 +33,9 @@ public struct FuzzSummary: Sendable {
     /// New findings.
     public var findings: [Entry] = []
     /// Black-box: host processes started, and cases run in them (stdio targets).
-    public var hostProcesses: (processes: Int, cases: Int)?
+    var hostProcesses: (processes: Int, cases: Int)?
     /// Black-box violations not shown again in a fresh process (not reported).
-    public var unconfirmed = 0
+    var unconfirmed = 0
 
     /// Executions per second.
     public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }

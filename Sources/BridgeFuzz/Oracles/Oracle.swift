@@ -76,7 +76,7 @@ public struct Violation: Sendable, Hashable, CustomStringConvertible {
 
     /// The rule of the protocol the host's answer breaks, with its PROTOCOL.md section: a
     /// finding names one, or it is not a finding (docs/FUZZING.md).
-    public var protocolRule: String {
+    var protocolRule: String {
         let sig = signature
         switch oracle {
         case .crash: return "PROTOCOL.md §7: no crash on any input"

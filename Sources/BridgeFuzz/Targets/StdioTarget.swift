@@ -39,9 +39,9 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
     /// How long the output must stay quiet after the last answer before a case ends (a
     /// second answer sent with the first shows up in it). Default 3 ms; a confirmation run in a fresh
     /// process waits ``confirmSettleMs``, so an answer that comes late is seen there.
-    public var settleMs: Int64 = 3
+    var settleMs: Int64 = 3
     /// The quiet period of a confirmation run. Default 300 ms.
-    public var confirmSettleMs: Int64 = 300
+    var confirmSettleMs: Int64 = 300
     /// Cases one host process runs before it is replaced; 1 starts a process per case.
     public var casesPerProcess = 200
     /// Output lines, and bytes, one case may produce before the host counts as flooding.
@@ -59,7 +59,7 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
     /// False.
     public var supportsToggles: Bool { false }
     /// Host processes started and cases run so far.
-    public var processStatistics: (processes: Int, cases: Int) { pool.statistics }
+    var processStatistics: (processes: Int, cases: Int) { pool.statistics }
 
     /// Checker without a pending limit (unknown) and with the scenario model when known.
     public func checker(oracles: Set<Oracle>) -> TraceChecker {

@@ -27,9 +27,9 @@ public struct HostStateMachine: Sendable {
         /// Limits on held state.
         public var limits: HostLimits
         /// Send `host.ready` from ``start(now:)``. Default true.
-        public var sendsHostReady: Bool
+        var sendsHostReady: Bool
         /// Host events ``start(now:)`` schedules (scenario `events`).
-        public var startupEvents: [ScheduledEvent]
+        var startupEvents: [ScheduledEvent]
 
         /// Creates settings.
         public init(hostVersion: String = "1.0.0", environment: HostEnvironment = .ios,

@@ -5,7 +5,7 @@ public struct PairKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The request's correlationId.
     public var correlationId: String
     /// 0 for the first request with this id, 1 for the second, ...; -1: never requested.
-    public var occurrence: Int
+    var occurrence: Int
 
     /// Creates a key.
     public init(_ correlationId: String, _ occurrence: Int = 0) {
@@ -47,9 +47,9 @@ public struct Exchange: Sendable {
     /// `other ?`), in arrival order.
     public private(set) var hostMessages: [String: [TimedMessage]] = [:]
     /// Group names of ``hostMessages`` in order of first appearance.
-    public private(set) var hostGroups: [String] = []
+    private(set) var hostGroups: [String] = []
     /// Position of each request in ``requests``.
-    public private(set) var requestIndex: [PairKey: Int] = [:]
+    private(set) var requestIndex: [PairKey: Int] = [:]
     private var latest: [String: Int] = [:]
 
     /// An empty exchange.

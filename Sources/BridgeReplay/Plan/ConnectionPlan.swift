@@ -19,7 +19,7 @@ public struct ConnectionPlan: Sendable {
         /// The request it answers.
         public var key: PairKey
         /// Its position among that request's responses (0: first).
-        public var ordinal: Int
+        var ordinal: Int
         /// Recorded time after the connection started (ns).
         public var offset: Int64
         /// Index in ``sends`` of the request it answers.
@@ -53,7 +53,7 @@ public struct ConnectionPlan: Sendable {
         /// The request.
         public var key: PairKey
         /// The response's position among its responses.
-        public var ordinal: Int
+        var ordinal: Int
     }
 
     /// Plans the replay of `connection`, whose session started at `sessionStart` (ns).

@@ -45,7 +45,7 @@ public struct ReplayScheduler: Sendable {
     /// For each send so far: when it went and when it was due (ns).
     public private(set) var sendTimes: [(actual: Int64, due: Int64)] = []
     /// When the target closed the connection, if it did.
-    public private(set) var closedAt: Int64?
+    private(set) var closedAt: Int64?
     /// Slots that were given up on (timed out).
     public private(set) var timedOut = 0
 

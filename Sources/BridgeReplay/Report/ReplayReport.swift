@@ -34,7 +34,7 @@ public struct ReplayReport: Sendable {
     /// The archive reader's findings.
     public var archiveFindings: [String]
     /// Default normalization rules in force (`timestamps`, `event-ids`, `images`).
-    public var defaultRules: [String]
+    var defaultRules: [String]
     /// `--ignore` patterns.
     public var ignored: [String]
     /// Pointers learned volatile (`--learn`).
