@@ -141,27 +141,27 @@ package final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Writes `bytes` to the child's standard input without ever blocking for longer than
-    /// `timeoutMs` in total: a child that stops reading (hung, or flooding its own output,
-    /// which is drained meanwhile) cannot stall the caller. Returns false when the child is
-    /// gone or the time ran out.
+    /// Writes `bytes` to the child's standard input without ever waiting longer than
+    /// `timeoutMs` for the child to take more of them: a child that stops reading (hung,
+    /// or flooding its own output, which is drained meanwhile) cannot stall the caller,
+    /// and one that reads a long line slowly but steadily is not cut off. Returns false
+    /// when the child is gone or made no progress for `timeoutMs`.
     package func write(_ bytes: [UInt8], timeoutMs: Int) -> Bool {
         guard stdinFD >= 0 else { return false }
         if !stdinNonBlocking {
             _ = fcntl(stdinFD, F_SETFL, fcntl(stdinFD, F_GETFL) | O_NONBLOCK)
             stdinNonBlocking = true
         }
-        var spent = 0
+        var lastProgress = ContinuousClock.now
         return bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
                 let n = systemWrite(stdinFD, buf.baseAddress! + off, buf.count - off)
-                if n > 0 { off += n; continue }
+                if n > 0 { off += n; lastProgress = .now; continue }
                 if n < 0 && errno == EINTR { continue }
-                guard n < 0 && errno == EAGAIN, spent < timeoutMs else { return false }
+                guard n < 0 && errno == EAGAIN, ContinuousClock.now - lastProgress < .milliseconds(timeoutMs) else { return false }
                 var fds = [pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0), pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)]
                 _ = systemPoll(&fds, 2, 20)
-                spent += 20
                 _ = drain(stdoutFD, into: &stdoutBuffer, keep: Int.max)
             }
             return true

@@ -15,11 +15,14 @@ extension StdioTarget {
 
         pool.countCase()
         let kept = fresh ? nil : pool.take()
+        var stale: [String: EarlierId] = [:]   // ids earlier cases of the process sent
         let p: ChildProcess
         var count = 0
-        if let (process, n) = kept {
+        if let (process, n, owedBefore) = kept {
             p = process
             count = n
+            stale = owedBefore
+            if !stale.isEmpty { Self.takeOver(Self.idsSent(by: input), from: &stale, in: p, graceMs: owedGraceMs) }
             _ = p.takeLines()
         } else {
             guard let started = try? ChildProcess(executable: "/bin/sh", arguments: ["-c", command], processGroup: true) else {
@@ -30,11 +33,13 @@ extension StdioTarget {
             pool.started()
         }
         count += 1
+        let idSuffix = Array("~\(String(count, radix: 36))".utf8)
 
         let checker = checker(oracles: [])
         let decoder = EnvelopeDecoder()
         var waiting: [String: ContinuousClock.Instant] = [:]   // well-formed requests without a final answer
         var owed: Set<String> = []                               // every id sent, until some answer carries it
+        var sentIds: Set<String> = []
         var expired = false
         var outLines = 0, outBytes = 0
         var flooded = false
@@ -47,10 +52,17 @@ extension StdioTarget {
                 outLines += 1
                 outBytes += line.count
                 if outLines > Self.maxOutputLines || outBytes > Self.maxOutputBytes { flooded = true; continue }
-                trace.events.append(.received(bytes: line, atMs: now()))
                 let d = decoder.decode(line, direction: .hostToWeb)
+                if d.partial.type == .response, let id = d.partial.correlationId, stale[id] != nil, !sentIds.contains(id) {
+                    continue   // a late answer to an earlier case: not this case's
+                }
+                trace.events.append(.received(bytes: line, atMs: now()))
                 guard d.partial.type == .response, let id = d.partial.correlationId else { continue }
-                owed.remove(id)
+                if owed.remove(id) != nil && d.partial.status == .acknowledged && waiting[id] == nil {
+                    // A request we could not read, taken up by this host: its final
+                    // answer is due like any other (and holds a slot until it comes).
+                    waiting[id] = clock.now + .milliseconds(checker.deadline(d.partial.action ?? "", model: checker.model))
+                }
                 if d.partial.status != .acknowledged { waiting[id] = nil }
             }
             if p.stdoutBuffer.count > Self.maxOutputBytes { flooded = true; p.stdoutBuffer.removeAll() }
@@ -59,7 +71,9 @@ extension StdioTarget {
 
         var exitedEarly = false
         steps: for (i, step) in input.steps.enumerated() {
-            let wait = min(step.delayMs, maxStepDelayMs)
+            // The pause only matters while an answer is outstanding: with none, the host
+            // cannot tell a pause from none, so the step goes at once.
+            let wait = waiting.isEmpty && owed.isEmpty ? 0 : min(step.delayMs, maxStepDelayMs)
             let until = clock.now + .milliseconds(wait)
             repeat {
                 _ = collect(Int32(max(0, min(20, (until - clock.now) / .milliseconds(1)))))
@@ -69,6 +83,7 @@ extension StdioTarget {
             for var line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map(Array.init) {
                 if line.last == 0x0D { line.removeLast() }
                 guard !line.isEmpty else { continue }
+                if count > 1 { line = Self.freshen(line, suffix: idSuffix) }
                 let d = decoder.decode(line, direction: .webToHost)
                 if let e = d.envelope, d.isValid, e.type == .request {
                     let ms = checker.deadline(e.payload.action.rawValue, model: checker.model)
@@ -79,8 +94,16 @@ extension StdioTarget {
                 if d.partial.type == .request || (d.partial.type == nil && line.count < 1 << 20 && Self.mentionsRequest(line)) {
                     for id in CheckState.looseCorrelationIds(line) { owed.insert(id) }
                 }
+                if let id = d.partial.correlationId { sentIds.insert(id) }
+                for id in CheckState.looseCorrelationIds(line) { sentIds.insert(id) }
                 trace.events.append(.sent(step: i, bytes: line, atMs: now()))
-                if !p.write(line + [0x0A], timeoutMs: 2_000) { exitedEarly = true; break steps }
+                if !p.write(line + [0x0A], timeoutMs: 2_000) {
+                    // Gone, or took nothing for 2 s: the line may have reached it in part,
+                    // so what it owes cannot be judged.
+                    if p.status() == nil { trace.cutShort = true }
+                    exitedEarly = true
+                    break steps
+                }
             }
             _ = collect(0)
             if p.status() != nil { exitedEarly = true; break }
@@ -97,10 +120,13 @@ extension StdioTarget {
             if !collect(10) && p.status() != nil { exitedEarly = true; break }
             if timeUp() { trace.cutShort = true }
         }
-        // Answers to ids another host may route (so the process can be kept).
-        let graceEnd = clock.now + .milliseconds(fresh ? confirmSettleMs : owedGraceMs)
-        while !owed.isEmpty && clock.now < graceEnd && !timeUp() && !flooded && !trace.cutShort {
-            if !collect(10) && p.status() != nil { break }
+        // A confirmation run waits for answers to ids another host may route; a kept
+        // process remembers them instead (their late answers are leftovers).
+        if fresh {
+            let graceEnd = clock.now + .milliseconds(confirmSettleMs)
+            while !owed.isEmpty && clock.now < graceEnd && !timeUp() && !flooded && !trace.cutShort {
+                if !collect(10) && p.status() != nil { break }
+            }
         }
         // Quiet output for settleMs: a second answer, an unsolicited one, shows up here.
         var quietSince = clock.now
@@ -115,7 +141,9 @@ extension StdioTarget {
 
         let clean = !fresh && !exitedEarly && !expired && !flooded && !trace.cutShort && count < casesPerProcess
         if clean {
-            pool.put(p, count: count)
+            let ended = clock.now
+            for id in sentIds { stale[id] = EarlierId(ended: ended, owed: owed.contains(id)) }
+            pool.put(p, count: count, unanswered: stale)
             return trace
         }
         // End this process: close its input, give it a moment to exit by itself.

@@ -9,9 +9,11 @@ import Foundation
 ///
 /// One host process runs many cases (``casesPerProcess``): a case ends when every
 /// well-formed request it sent has its final answer (or its deadline passed) and the
-/// output has been quiet for ``settleMs``. The process is replaced after a crash, an
-/// unanswered request, an answer it still owes (an id of the case left unanswered),
-/// output flooding, or every ``casesPerProcess`` cases. ``confirm(_:until:)`` runs a case
+/// output has been quiet for ``settleMs``. An id the host was sent and never answered
+/// (a request it could not read, say) is remembered: its late answer in a later case is
+/// dropped as a leftover, and a later case that sends the same id first gives it what is
+/// left of ``owedGraceMs``. The process is replaced after a crash, an unanswered
+/// well-formed request, output flooding, or every ``casesPerProcess`` cases. ``confirm(_:until:)`` runs a case
 /// in a fresh process, so a finding never depends on what earlier cases left behind.
 ///
 /// A message holding newlines reaches such a host as several lines; the trace records
@@ -28,9 +30,11 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
     /// messages, not the length of pauses, so delays are compressed to keep hundreds of
     /// cases a second. Default 1 ms.
     var maxStepDelayMs: Int64 = 1
-    /// How long a case waits, after its well-formed requests are answered, for answers to
-    /// the other ids it sent (requests another host may route) before it gives up keeping
-    /// the process. Default 30 ms (300 ms in a confirmation run).
+    /// How long after its case an unanswered id may still be answered: a later case that
+    /// sends the same id first waits for the rest of this time (the two answers could not
+    /// be told apart), then takes the id over. Ids that do not collide cost nothing:
+    /// their late answers are dropped as leftovers. Default 30 ms. A confirmation run
+    /// waits ``confirmSettleMs`` for its own.
     var owedGraceMs: Int64 = 30
     /// How long a request may wait for its final answer: PROTOCOL.md §2's timeouts
     /// (5 s for `capability.query`, 30 s otherwise), stretched to the scenario's
@@ -103,6 +107,7 @@ final class StdioProcessPool: @unchecked Sendable {
     private let lock = NSLock()
     private var process: ChildProcess?
     private var casesInProcess = 0
+    private var unanswered: [String: StdioTarget.EarlierId] = [:]
     private var processes = 0
     private var cases = 0
 
@@ -111,12 +116,14 @@ final class StdioProcessPool: @unchecked Sendable {
         lock.lock(); cases += 1; lock.unlock()
     }
 
-    /// The kept process and how many cases it ran, if any (the caller owns it now).
-    func take() -> (ChildProcess, Int)? {
+    /// The kept process, how many cases it ran and the ids its earlier cases sent (a
+    /// late answer to one of them is a leftover, not part of the next case), if any (the
+    /// caller owns it now).
+    func take() -> (ChildProcess, Int, [String: StdioTarget.EarlierId])? {
         lock.lock(); defer { lock.unlock() }
         guard let p = process else { return nil }
         process = nil
-        return (p, casesInProcess)
+        return (p, casesInProcess, unanswered)
     }
 
     /// Counts a process started for a case.
@@ -124,9 +131,10 @@ final class StdioProcessPool: @unchecked Sendable {
         lock.lock(); processes += 1; lock.unlock()
     }
 
-    /// Keeps `p` (which has run `count` cases) for the next case.
-    func put(_ p: ChildProcess, count: Int) {
-        lock.lock(); process = p; casesInProcess = count; lock.unlock()
+    /// Keeps `p` (which has run `count` cases, sending the ids in `unanswered`) for the
+    /// next case.
+    func put(_ p: ChildProcess, count: Int, unanswered: [String: StdioTarget.EarlierId]) {
+        lock.lock(); process = p; casesInProcess = count; self.unanswered = unanswered; lock.unlock()
     }
 
     var statistics: (processes: Int, cases: Int) {
