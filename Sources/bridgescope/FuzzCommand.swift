@@ -219,6 +219,7 @@ struct FuzzCommand: AsyncParsableCommand {
             var t = WebSocketTarget(url: url, scenario: scenario)
             t.deflate = o.webSocketDeflate
             t.strict = o.strict
+            t.responseTimeoutMs = o.responseTimeoutMs
             target = t
         }
         let outcome = try await FuzzReproducer.replay(c, target: target, scenario: scenario, images: o.images)

@@ -77,6 +77,7 @@ public final class FuzzSupervisor {
             var t = WebSocketTarget(url: url, scenario: options.scenarioPath == nil ? nil : scenario)
             t.deflate = options.webSocketDeflate
             t.strict = options.strict
+            t.responseTimeoutMs = options.responseTimeoutMs
             target = t
         case .inproc: fatalError("unreachable")
         }

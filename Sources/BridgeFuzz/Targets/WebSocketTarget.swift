@@ -1,9 +1,13 @@
+import BridgeProtocol
 import BridgeTransport
 import BridgeHost
 import Foundation
 
 /// Any host serving the bridge over WebSocket (`bridgescope host --listen`), one
-/// connection per case. Black-box: real time, ordered (not exact) timing; a refused or
+/// connection per case. A case ends when each well-formed request has its final answer
+/// (or its deadline passed) and the connection has been quiet for ``settleMs``; the
+/// host's state is per connection, so nothing carries over to the next case.
+/// Black-box: real time, ordered (not exact) timing; a refused or
 /// dropped connection is a ``Oracle/crash`` finding. Messages that are not UTF-8 or are
 /// over 16 MiB are skipped: a text frame cannot carry them (the host would rightly close).
 public struct WebSocketTarget: FuzzTarget, ProbingTarget {
@@ -16,21 +20,21 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
     /// nothing (about one connection in ten on this machine), which would read as missing
     /// responses. See docs/FUZZING.md, "Known problems".
     public var deflate = false
-    /// Longest real wait of one step. Default 2 s.
-    var maxStepDelayMs: Int64 = 2_000
-    /// How long to wait for answers after the last step. Default 2 s, or the scenario's
-    /// longest latency plus 1 s when longer; the wait ends early once nothing has come for
-    /// half a second past the scenario's longest latency.
-    var quietMs: Int64
-    let settleMs: Int64
+    /// Longest real wait of one step, taken only while an answer is outstanding (as for
+    /// `stdio:`: the oracles judge the order of messages, not the length of pauses).
+    /// Default 1 ms.
+    var maxStepDelayMs: Int64 = 1
+    /// How long the connection must stay quiet after the last final answer before the
+    /// case ends (a second answer sent with the first shows up in it). Default 5 ms.
+    var settleMs: Int64 = 5
+    /// How long a request may wait for its final answer: PROTOCOL.md §2's timeouts,
+    /// stretched to the scenario's latencies; `--response-timeout` replaces them.
+    public var responseTimeoutMs: Int64?
 
     /// Creates the target.
     public init(url: WebSocketURL, scenario: Scenario?) {
         self.url = url
         self.scenario = scenario
-        let longest = scenario.map { s in max(s.document.latencyMs, s.selfie.latencyMs, s.custom.map(\.latencyMs).max() ?? 0) } ?? 100
-        self.quietMs = max(2_000, longest + 1_000)
-        self.settleMs = longest + 500
     }
 
     /// The URL.
@@ -43,6 +47,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         var c = TraceChecker(model: scenario.map(CapabilityModel.init), pendingLimit: nil,
                              oracles: oracles.intersection(Oracle.overTheWire))
         c.strict = strict
+        c.responseTimeoutMs = responseTimeoutMs
         return c
     }
 
@@ -58,61 +63,108 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         }
     }
 
+    /// What one case's connection has seen, shared by its reader and its sender.
     final class Recorder: @unchecked Sendable {
         let lock = NSLock()
         var events: [Trace.Event] = []
         var lastReceived: ContinuousClock.Instant?
         var streamEnded = false
-        func add(_ e: Trace.Event, received: Bool) {
+        var cutShort = false
+        /// Well-formed requests without a final answer, and each one's deadline.
+        var waiting: [String: ContinuousClock.Instant] = [:]
+        /// Ids of what may be a request, until some answer carries them.
+        var owed: Set<String> = []
+        let decoder = EnvelopeDecoder()
+
+        func received(_ bytes: [UInt8], atMs: Int64) {
+            let d = decoder.decode(bytes, direction: .hostToWeb)
             lock.lock(); defer { lock.unlock() }
-            events.append(e)
-            if received { lastReceived = ContinuousClock.now }
+            events.append(.received(bytes: bytes, atMs: atMs))
+            lastReceived = .now
+            guard d.partial.type == .response, let id = d.partial.correlationId else { return }
+            owed.remove(id)
+            if d.partial.status != .acknowledged { waiting[id] = nil }
+        }
+
+        func sent(_ bytes: [UInt8], step: Int, atMs: Int64, deadline: (String) -> ContinuousClock.Instant) {
+            let d = decoder.decode(bytes, direction: .webToHost)
+            lock.lock(); defer { lock.unlock() }
+            if let e = d.envelope, d.isValid, e.type == .request { waiting[e.correlationId] = deadline(e.payload.action.rawValue) }
+            if d.partial.type == .request { owed.formUnion(CheckState.looseCorrelationIds(bytes)) }
+            events.append(.sent(step: step, bytes: bytes, atMs: atMs))
+        }
+
+        var outstanding: Bool { lock.withLock { !waiting.isEmpty || !owed.isEmpty } }
+
+        /// Drops the requests whose deadline passed; true while some are still waiting.
+        func stillWaiting(at now: ContinuousClock.Instant) -> Bool {
+            lock.withLock {
+                waiting = waiting.filter { $0.value > now }
+                return !waiting.isEmpty
+            }
         }
     }
 
     /// Runs one case over a fresh connection.
     public func run(_ input: FuzzInput) async -> Trace {
+        await run(input, until: nil)
+    }
+
+    /// Runs one case over a fresh connection, stopped at `deadline`.
+    public func run(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace {
         var trace = Trace(exactTiming: false)
         let recorder = Recorder()
         let clock = ContinuousClock()
         let t0 = clock.now
         @Sendable func now() -> Int64 { Int64((clock.now - t0) / .milliseconds(1)) }
         let steps = input.steps
-        let maxStep = maxStepDelayMs, quiet = quietMs, settle = settleMs
+        let maxStep = maxStepDelayMs, settle = settleMs
+        let checker = checker(oracles: [])
+        let timeUp = { @Sendable in deadline.map { clock.now >= $0 } ?? false }
         do {
             try await WebSocketClient.withConnection(to: url, options: .init(deflate: deflate, connectTimeout: 3)) { session in
                 let reader = Task {
-                    for await m in session.messages { recorder.add(.received(bytes: m, atMs: now()), received: true) }
+                    for await m in session.messages { recorder.received(m, atMs: now()) }
                     // The stream ends on its own only when the connection failed or closed.
                     if !Task.isCancelled { recorder.lock.withLock { recorder.streamEnded = true } }
                 }
+                defer { reader.cancel() }
                 for (i, step) in steps.enumerated() {
-                    if step.delayMs > 0 { try await Task.sleep(for: .milliseconds(min(step.delayMs, maxStep))) }
+                    if timeUp() { recorder.lock.withLock { recorder.cutShort = true }; return }
+                    if step.delayMs > 0 && recorder.outstanding {
+                        try await Task.sleep(for: .milliseconds(min(step.delayMs, maxStep)))
+                    }
                     // A text frame must be UTF-8 (RFC 6455 §8.1: the host closes with 1007
                     // otherwise), and at most 16 MiB: such messages cannot be sent as is.
                     guard case .message(let bytes) = step.kind, bytes.count <= 16 << 20,
                           String(validating: bytes, as: UTF8.self) != nil else { continue }
-                    recorder.add(.sent(step: i, bytes: bytes, atMs: now()), received: false)
+                    recorder.sent(bytes, step: i, atMs: now()) { clock.now + .milliseconds(checker.deadline($0, model: checker.model)) }
                     try await session.send(bytes)
                 }
-                let sentAll = clock.now
-                while clock.now - sentAll < .milliseconds(quiet) {
-                    try await Task.sleep(for: .milliseconds(50))
-                    let last = recorder.lock.withLock { recorder.lastReceived } ?? sentAll
-                    if clock.now - max(last, sentAll) > .milliseconds(settle) { break }
+                // Every well-formed request's final answer, each within its own deadline.
+                while recorder.stillWaiting(at: clock.now) && !recorder.lock.withLock({ recorder.streamEnded }) {
+                    if timeUp() { recorder.lock.withLock { recorder.cutShort = true }; return }
+                    try await Task.sleep(for: .milliseconds(1))
                 }
-                reader.cancel()
+                // Quiet for settleMs: a second answer, an unsolicited one, shows up here.
+                let answered = clock.now
+                while !timeUp() {
+                    let last = recorder.lock.withLock { recorder.lastReceived } ?? answered
+                    if clock.now - max(last, answered) >= .milliseconds(settle) { break }
+                    try await Task.sleep(for: .milliseconds(1))
+                }
                 if recorder.lock.withLock({ recorder.streamEnded }) {
                     throw FuzzError(.target, "the connection ended before the case did (closed by the host with \(session.closeCode.map { "\($0)" } ?? "no close frame"), or a frame the client could not read)")
                 }
                 if let code = session.closeCode, code != .normal {
-                    recorder.add(.received(bytes: [], atMs: now()), received: false)
+                    recorder.lock.withLock { recorder.events.append(.received(bytes: [], atMs: now())) }
                     throw FuzzError(.target, "the host closed the connection with \(code)")
                 }
             }
         } catch {
             trace.targetFailure = "\(url): \(error)"
         }
+        trace.cutShort = recorder.lock.withLock { recorder.cutShort }
         trace.events = recorder.lock.withLock { recorder.events }.filter {
             if case .received(let b, _) = $0 { return !b.isEmpty }
             return true
