@@ -24,6 +24,13 @@ struct CheckState {
     var looseIds: [String: Int] = [:]
     /// Lenient checking: every id any message sent so far carried (by the byte scan).
     var seenIds: Set<String> = []
+    /// Over the wire: the longest a host took to give an answer beyond the work it needs
+    /// (none for a capability query, BUSY, INVALID_REQUEST, UNSUPPORTED_ACTION,
+    /// VERSION_MISMATCH; the scenario's latency for the rest, when the scenario is known).
+    /// A host that slow to read its input (a loaded machine, a long queue of messages)
+    /// can answer a capture that long after a second one was sent without the two having
+    /// overlapped.
+    var hostLagMs: Int64 = 0
 
     init(checker: TraceChecker, exact: Bool) {
         self.checker = checker
@@ -118,6 +125,9 @@ struct CheckState {
                                      invalidAnswerAction: action, openCountAtSend: open.count)
     }
 
+    /// Error codes a host gives without doing any work.
+    static let immediateCodes: Set<ErrorCode> = [.busy, .invalidRequest, .unsupportedAction, ErrorCode(rawValue: "VERSION_MISMATCH")]
+
     mutating func received(bytes: [UInt8], at: Int64, index: Int, _ features: inout FeatureSink) {
         let d = checker.decode(bytes, .hostToWeb)
         // Lenient: only error findings the protocol fixes (not this project's warnings,
@@ -181,6 +191,11 @@ struct CheckState {
         }
         open[id] = nil
         answered.insert(id)
+        if o.action == Action.capabilityQuery.rawValue || (status == .error && code.map(Self.immediateCodes.contains) == true) {
+            hostLagMs = max(hostLagMs, at - o.sentAtMs)
+        } else if !exact, let model {
+            hostLagMs = max(hostLagMs, at - o.sentAtMs - model.latency(of: o.action))
+        }
         let cls = checker.actionClass(o.action)
         if e.payload.action.rawValue != o.action {
             fail(.oneResponse, "wrong-action \(cls)",

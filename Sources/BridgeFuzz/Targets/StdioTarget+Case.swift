@@ -44,8 +44,15 @@ extension StdioTarget {
         var outLines = 0, outBytes = 0
         var flooded = false
 
+        // A line is stamped with the earliest time the host can have written it: after
+        // the last moment its output was seen empty, and after the last line sent. Read
+        // late (this process starved of CPU on a loaded machine), it is not judged late,
+        // nor as having crossed a later request in flight.
+        var seenEmptyMs: Int64 = 0, lastSentMs: Int64 = 0
         func collect(_ timeoutMs: Int32) -> Bool {
+            let writtenAfter = max(seenEmptyMs, lastSentMs)
             let open = p.pump(timeoutMs: timeoutMs)
+            defer { seenEmptyMs = now() }
             for var line in p.takeLines() {
                 if line.last == 0x0D { line.removeLast() }
                 guard !line.isEmpty else { continue }
@@ -56,7 +63,7 @@ extension StdioTarget {
                 if d.partial.type == .response, let id = d.partial.correlationId, stale[id] != nil, !sentIds.contains(id) {
                     continue   // a late answer to an earlier case: not this case's
                 }
-                trace.events.append(.received(bytes: line, atMs: now()))
+                trace.events.append(.received(bytes: line, atMs: writtenAfter))
                 guard d.partial.type == .response, let id = d.partial.correlationId else { continue }
                 if owed.remove(id) != nil && d.partial.status == .acknowledged && waiting[id] == nil {
                     // A request we could not read, taken up by this host: its final
@@ -76,7 +83,9 @@ extension StdioTarget {
             let wait = waiting.isEmpty && owed.isEmpty ? 0 : min(step.delayMs, maxStepDelayMs)
             let until = clock.now + .milliseconds(wait)
             repeat {
-                _ = collect(Int32(max(0, min(20, (until - clock.now) / .milliseconds(1)))))
+                // Rounded up: a timeout of 0 for the last fraction of a millisecond spun.
+                let left = until - clock.now
+                _ = collect(left <= .zero ? 0 : Int32(min(20, (left + .microseconds(999)) / .milliseconds(1))))
                 if timeUp() { trace.cutShort = true; break steps }
             } while clock.now < until
             guard case .message(let bytes) = step.kind else { continue }
@@ -96,7 +105,8 @@ extension StdioTarget {
                 }
                 if let id = d.partial.correlationId { sentIds.insert(id) }
                 for id in CheckState.looseCorrelationIds(line) { sentIds.insert(id) }
-                trace.events.append(.sent(step: i, bytes: line, atMs: now()))
+                lastSentMs = now()
+                trace.events.append(.sent(step: i, bytes: line, atMs: lastSentMs))
                 if !p.write(line + [0x0A], timeoutMs: 2_000) {
                     // Gone, or took nothing for 2 s: the line may have reached it in part,
                     // so what it owes cannot be judged.
@@ -105,8 +115,7 @@ extension StdioTarget {
                     break steps
                 }
             }
-            _ = collect(0)
-            if p.status() != nil { exitedEarly = true; break }
+            if !collect(0) && p.status() != nil { exitedEarly = true; break }
             if flooded { break }
         }
 
