@@ -1,3 +1,5 @@
+import BridgeHost
+
 /// What happened when a target ran one case, in the order the fuzzer saw it: messages
 /// sent to the host, messages received from it, toggles applied. Oracles judge traces,
 /// so the same checks run against the in-process host and a host over the wire.
@@ -29,6 +31,9 @@ public struct Trace: Sendable {
     /// The run's time ran out during the case: it was stopped, and requests left without
     /// an answer are not findings.
     var cutShort = false
+    /// Over the wire: typed slots an earlier case run by the same host process may still
+    /// hold (a capture it sent has no final answer yet): a BUSY there is not judged.
+    var slotsMaybeHeld: Set<SlotKind> = []
     /// Behaviour features beyond the messages (host log event codes), for corpus feedback.
     var extraFeatures: [UInt64] = []
 

@@ -87,6 +87,7 @@ public struct TraceChecker: Sendable {
     /// Runs the oracles; `features` collects behaviour features for corpus feedback.
     public func check(_ trace: Trace, features: inout FeatureSink) -> [Violation] {
         var state = CheckState(checker: self, exact: trace.exactTiming)
+        for slot in trace.slotsMaybeHeld { state.uncertainSlots[slot] = -1 }
         for (index, event) in trace.events.enumerated() {
             switch event {
             case .toggled(_, let t, _):

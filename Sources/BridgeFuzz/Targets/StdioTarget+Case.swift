@@ -1,3 +1,4 @@
+import BridgeHost
 import BridgeJSON
 import BridgeProtocol
 import BridgeTransport
@@ -22,7 +23,10 @@ extension StdioTarget {
             p = process
             count = n
             stale = owedBefore
-            if !stale.isEmpty { Self.takeOver(Self.idsSent(by: input), from: &stale, in: p, graceMs: owedGraceMs) }
+            if !stale.isEmpty {
+                Self.takeOver(Self.idsSent(by: input), from: &stale, in: p, graceMs: owedGraceMs)
+                trace.slotsMaybeHeld = Self.slotsMaybeHeld(stale, now: clock.now)
+            }
             _ = p.takeLines()
         } else {
             guard let started = try? ChildProcess(executable: "/bin/sh", arguments: ["-c", command], processGroup: true) else {
@@ -40,6 +44,7 @@ extension StdioTarget {
         var waiting: [String: ContinuousClock.Instant] = [:]   // well-formed requests without a final answer
         var owed: Set<String> = []                               // every id sent, until some answer carries it
         var sentIds: Set<String> = []
+        var pending: [String: (count: Int, slot: SlotKind?)] = [:]   // requests per id without a final answer
         var expired = false
         var outLines = 0, outBytes = 0
         var flooded = false
@@ -61,7 +66,9 @@ extension StdioTarget {
                 if outLines > Self.maxOutputLines || outBytes > Self.maxOutputBytes { flooded = true; continue }
                 let d = decoder.decode(line, direction: .hostToWeb)
                 if d.partial.type == .response, let id = d.partial.correlationId, stale[id] != nil, !sentIds.contains(id) {
-                    continue   // a late answer to an earlier case: not this case's
+                    // A late answer to an earlier case: not this case's.
+                    if d.partial.status != .acknowledged, let e = stale[id], e.pending > 0 { stale[id]!.pending -= 1 }
+                    continue
                 }
                 trace.events.append(.received(bytes: line, atMs: writtenAfter))
                 guard d.partial.type == .response, let id = d.partial.correlationId else { continue }
@@ -70,7 +77,10 @@ extension StdioTarget {
                     // answer is due like any other (and holds a slot until it comes).
                     waiting[id] = clock.now + .milliseconds(checker.deadline(d.partial.action ?? "", model: checker.model))
                 }
-                if d.partial.status != .acknowledged { waiting[id] = nil }
+                if d.partial.status != .acknowledged {
+                    waiting[id] = nil
+                    if let n = pending[id]?.count, n > 0 { pending[id]!.count = n - 1 }
+                }
             }
             if p.stdoutBuffer.count > Self.maxOutputBytes { flooded = true; p.stdoutBuffer.removeAll() }
             return open
@@ -104,6 +114,10 @@ extension StdioTarget {
                     for id in CheckState.looseCorrelationIds(line) { owed.insert(id) }
                 }
                 if let id = d.partial.correlationId { sentIds.insert(id) }
+                if d.partial.type == .request || d.partial.type == nil {
+                    let slot = d.partial.action.flatMap { SlotKind(action: Action(rawValue: $0)) }
+                    for id in Set(CheckState.looseCorrelationIds(line)) { pending[id, default: (0, slot)].count += 1 }
+                }
                 for id in CheckState.looseCorrelationIds(line) { sentIds.insert(id) }
                 lastSentMs = now()
                 trace.events.append(.sent(step: i, bytes: line, atMs: lastSentMs))
@@ -151,7 +165,7 @@ extension StdioTarget {
         let clean = !fresh && !exitedEarly && !expired && !flooded && !trace.cutShort && count < casesPerProcess
         if clean {
             let ended = clock.now
-            for id in sentIds { stale[id] = EarlierId(ended: ended, owed: owed.contains(id)) }
+            for id in sentIds { stale[id] = EarlierId(ended: ended, pending: pending[id]?.count ?? 0, slot: pending[id]?.slot) }
             pool.put(p, count: count, unanswered: stale)
             return trace
         }

@@ -1,3 +1,4 @@
+import BridgeHost
 import BridgeProtocol
 import BridgeTransport
 import Foundation
@@ -7,11 +8,22 @@ import Foundation
 /// id an earlier case sent and never saw answered first waits for it
 /// (``StdioTarget/owedGraceMs``), since the two answers could not be told apart.
 extension StdioTarget {
-    /// An id an earlier case of the process sent: when that case ended, and whether its
-    /// answer was still owed then.
+    /// An id an earlier case of the process sent: when that case ended, how many of its
+    /// requests under the id still had no final answer, and the typed slot they ask for.
     struct EarlierId: Sendable {
         var ended: ContinuousClock.Instant
-        var owed: Bool
+        var pending: Int
+        var slot: SlotKind?
+        /// Whether an answer is still owed.
+        var owed: Bool { pending > 0 }
+    }
+
+    /// How long after its case an owed capture counts as possibly holding its slot.
+    static let slotHoldMs: Int64 = 2_000
+
+    /// The slots that owed captures of earlier cases may still hold.
+    static func slotsMaybeHeld(_ stale: [String: EarlierId], now: ContinuousClock.Instant) -> Set<SlotKind> {
+        Set(stale.values.filter { $0.owed && now - $0.ended < .milliseconds(slotHoldMs) }.compactMap(\.slot))
     }
 
     /// Every correlation id `input` may send: the decoded one of each line and any
