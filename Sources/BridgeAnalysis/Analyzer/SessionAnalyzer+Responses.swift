@@ -25,7 +25,7 @@ extension SessionAnalyzer {
         if let action = m.action, action != req.action {
             flag(.actionMismatch, "response to \(req.action) (\(id)) carries action \(action)")
         }
-        let isBusy = m.status == .error && m.error?.code == .busy
+        let isBusy = m.status == .error && m.errorCode == .busy
         if let other = req.busyWith, !isBusy {
             flag(.busyViolation, "\(req.action) (\(id)) arrived while \(other) held the slot, and was answered \(m.status?.rawValue ?? "without a status") instead of error BUSY")
             c.open[id]?.busyWith = nil
@@ -49,10 +49,10 @@ extension SessionAnalyzer {
         if let step {
             c.steps[step].end = m.time
             c.steps[step].outcome = m.status?.rawValue ?? "no-status"
-            c.steps[step].errorCode = m.error?.code.rawValue
+            c.steps[step].errorCode = m.errorCode?.rawValue
         }
         if isBusy { busyAnswer(&c, slot: req.action, m, step: step) }
-        if let e = m.error, !e.recoverable, m.status != .success {
+        if m.errorRecoverable == false, m.status != .success {
             c.lastFatal[req.action] = (id, m.record)
         }
         guard m.status == .success else { return }
@@ -97,7 +97,8 @@ extension SessionAnalyzer {
     /// lifecycle event explains (`host-reinit`).
     mutating func capabilityAnswer(_ c: inout ConnectionState, _ m: MessageFacts, step: Int?) {
         var caps: [String: CapabilityInfo] = [:]
-        if case .object(let o)? = m.data?["capabilities"] {
+        let data = m.data
+        if case .object(let o)? = data?["capabilities"] {
             for member in o.members {
                 guard case .object(let info) = member.value else { continue }
                 caps[member.key] = CapabilityInfo(supported: info["supported"]?.boolValue,
@@ -105,7 +106,7 @@ extension SessionAnalyzer {
                                                   permissionState: info["permissionState"]?.stringValue)
             }
         }
-        let env = m.data?["environment"]?.stringValue ?? "", host = m.data?["hostVersion"]?.stringValue ?? ""
+        let env = data?["environment"]?.stringValue ?? "", host = data?["hostVersion"]?.stringValue ?? ""
         let signature = "\(env)|\(host)|" + caps.keys.sorted().map {
             "\($0)=\(caps[$0]!.supported.map(String.init) ?? "?")/\(caps[$0]!.version ?? "")"
         }.joined(separator: ",")
