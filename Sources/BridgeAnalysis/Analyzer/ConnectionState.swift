@@ -109,13 +109,14 @@ struct ConnectionState {
         self.answered = RecentIDs(capacity: rememberIDs)
     }
 
-    /// Appends a step unless the cap is reached; returns its index.
-    mutating func addStep(_ step: JourneyStep, cap: Int) -> Int? {
+    /// Appends a step unless the cap is reached; returns its index. The step is built
+    /// only when kept (a long session drops most: no arrays made for them).
+    mutating func addStep(_ step: @autoclosure () -> JourneyStep, cap: Int) -> Int? {
         guard steps.count < cap else {
             stepsOmitted += 1
             return nil
         }
-        steps.append(step)
+        steps.append(step())
         return steps.count - 1
     }
 

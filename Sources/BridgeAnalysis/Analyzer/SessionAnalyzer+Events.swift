@@ -8,8 +8,7 @@ extension SessionAnalyzer {
 
     mutating func event(_ c: inout ConnectionState, _ m: MessageFacts) {
         let action = m.action ?? "?"
-        var step = JourneyStep(kind: .event, action: action, correlationId: m.id, direction: m.direction, start: m.time,
-                               records: [m.record], findings: [])
+        var step = (detail: String?.none, findings: [RuleID]())
         func flag(_ rule: RuleID, _ message: String, _ records: [Int] = []) {
             emit(ReportFinding(rule: rule, message: message, connection: c.id, records: [m.record] + records,
                                correlationId: m.id, time: m.time))
@@ -71,7 +70,9 @@ extension SessionAnalyzer {
             default: break
             }
         }
-        _ = c.addStep(step, cap: configuration.limits.maxStepsPerConnection)
+        _ = c.addStep(JourneyStep(kind: .event, action: action, correlationId: m.id, direction: m.direction, start: m.time,
+                                  detail: step.detail, records: [m.record], findings: step.findings),
+                      cap: configuration.limits.maxStepsPerConnection)
     }
 
     /// A host lifecycle event: capability answers may change after it, and a repeated
