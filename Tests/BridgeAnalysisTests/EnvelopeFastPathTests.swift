@@ -158,4 +158,39 @@ struct EnvelopeFastPathTests {
         #expect(r.fast == r.full)
         #expect(r.fast.summary.messages > 5_000)
     }
+
+    /// `response-not-consumed` compares data by canonical text: the same data with its
+    /// keys in another order or spelled with an escape is the same data on both paths;
+    /// other data is not. Also a capability answer repeated byte for byte, then changed.
+    @Test func sameDataInOtherBytesAndRepeatedCapabilityAnswers() throws {
+        var b = TapBuilder()
+        b.start()
+        let minute: Int64 = 60_000
+        b.request(100, "n-1", "nfc.read", data: #"{"a":1,"b":"x"}"#)
+        b.response(200, "n-1", "nfc.read", data: #"{"dg":1}"#)
+        b.request(100 + 10 * minute, "n-2", "nfc.read", data: #"{"b":"x","a":1}"#)  // same data, keys reordered
+        b.response(100 + 10 * minute + 5, "n-2", "nfc.read", data: #"{"dg":1}"#)
+        b.request(100 + 20 * minute, "n-3", "nfc.read", data: #"{"b":"\u0078","a":1}"#)  // same, escaped (full decoder)
+        b.response(100 + 20 * minute + 5, "n-3", "nfc.read", data: #"{"dg":1}"#)
+        b.request(100 + 30 * minute, "n-4", "nfc.read", data: #"{"b":"y","a":1}"#)  // other data
+        b.response(100 + 30 * minute + 5, "n-4", "nfc.read", data: #"{"dg":1}"#)
+        b.request(100 + 40 * minute, "n-5", "nfc.read")  // no data
+        b.response(100 + 40 * minute + 5, "n-5", "nfc.read")
+        b.request(100 + 50 * minute, "n-6", "nfc.read")
+        b.response(100 + 50 * minute + 5, "n-6", "nfc.read")
+        for (n, caps) in [#"{"nfc.read":{"supported":true,"version":"1.0"}}"#, #"{"nfc.read":{"supported":true,"version":"1.0"}}"#,
+                          #"{"nfc.read":{"version":"1.0","supported":true}}"#, #"{"nfc.read":{"supported":false,"version":"1.0"}}"#].enumerated() {
+            let t = 100 + 60 * minute + Int64(n) * 100
+            b.request(t, "q-\(n + 2)", "capability.query")
+            b.response(t + 5, "q-\(n + 2)", "capability.query", data: #"{"environment":"ios","hostVersion":"1.0","capabilities":\#(caps)}"#)
+        }
+        let log = Array(b.text.utf8)
+        let r = try Self.bothReports({ TapLogSource(bytes: log, name: "data") }, name: "data")
+        #expect(r.fast == r.full)
+        // n-2, n-3, n-6, and q-2 (a data-less capability.query again after an hour).
+        #expect(r.fast.countsBySlug["response-not-consumed"] == 4)
+        // q-2 (fewer capabilities than the first answer) and q-5 (supported: false); q-3
+        // repeats q-2 byte for byte and q-4 in another key order: no change.
+        #expect(r.fast.countsBySlug["host-reinit"] == 2)
+    }
 }

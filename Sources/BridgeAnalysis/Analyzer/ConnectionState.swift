@@ -11,8 +11,8 @@ struct OpenRequest {
     /// Set when the request arrived while another request held its typed slot: the
     /// host must answer it BUSY.
     var busyWith: String?
-    /// The request's data, canonical (sorted keys), for `response-not-consumed`.
-    var dataKey: String
+    /// The request's data, for `response-not-consumed`.
+    var dataKey: RequestData
     /// `data.side` of a document capture.
     var side: String?
 }
@@ -27,7 +27,7 @@ struct CapabilityInfo: Equatable {
 /// A remembered `success` answer, for `response-not-consumed`.
 struct SuccessInfo {
     var id: String
-    var dataKey: String
+    var dataKey: RequestData
     var sent: Int64
     var record: Int
 }
@@ -85,6 +85,9 @@ struct ConnectionState {
     var querySent = false
     var capabilities: [String: CapabilityInfo]?
     var capabilitySignature: String?
+    /// The bytes of the last capability.query answer's data read on the fast path: an
+    /// answer with the same bytes changes nothing (nil after one read otherwise).
+    var lastCapabilityData: ArraySlice<UInt8>?
     var lifecycleSinceQuery = false
 
     var hostReadyCount = 0

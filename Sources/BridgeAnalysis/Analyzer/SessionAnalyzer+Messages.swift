@@ -161,10 +161,9 @@ extension SessionAnalyzer {
         if let fatal = c.lastFatal.removeValue(forKey: action) {
             flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
         }
-        let data = m.data
-        let dataKey = data.map { Self.canonical($0) } ?? ""
-        if let s = c.lastSuccess.removeValue(forKey: action), s.dataKey == dataKey,
-           m.time - s.sent >= configuration.timeouts.nanoseconds(for: action) {
+        let dataKey = RequestData(m)
+        if let s = c.lastSuccess.removeValue(forKey: action), m.time - s.sent >= configuration.timeouts.nanoseconds(for: action),
+           s.dataKey.same(as: dataKey) {
             flag(.responseNotConsumed,
                  "\(action) (\(id)) re-sent with the same data \(Self.millis(m.time - s.sent)) after \(s.id), which the host answered with success (record \(s.record)): the web never saw that answer",
                  [s.record])
@@ -174,9 +173,9 @@ extension SessionAnalyzer {
             if let active = c.activeSlot[action], c.open[active] != nil { busyWith = active } else { c.activeSlot[action] = id }
         }
         var side: String?
-        if action == Action.documentCapture.rawValue, case .string(let s)? = data?["side"] {
+        if action == Action.documentCapture.rawValue, let data = m.data, case .string(let s)? = data["side"] {
             side = s
-            let type = data?["documentType"]?.stringValue?.lowercased() ?? ""
+            let type = data["documentType"]?.stringValue?.lowercased() ?? ""
             if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
         }
         guard c.open.count < configuration.limits.maxOpenRequestsPerConnection else {

@@ -96,6 +96,11 @@ extension SessionAnalyzer {
     /// A successful capability.query answer: remember it, and flag a change that no
     /// lifecycle event explains (`host-reinit`).
     mutating func capabilityAnswer(_ c: inout ConnectionState, _ m: MessageFacts, step: Int?) {
+        if let raw = m.rawData, let last = c.lastCapabilityData, raw.elementsEqual(last) {
+            // The same bytes as the last answer: the same capabilities and signature.
+            c.lifecycleSinceQuery = false
+            return
+        }
         var caps: [String: CapabilityInfo] = [:]
         let data = m.data
         if case .object(let o)? = data?["capabilities"] {
@@ -123,6 +128,7 @@ extension SessionAnalyzer {
         }
         c.capabilitySignature = signature
         c.capabilities = caps
+        c.lastCapabilityData = m.rawData
         c.lifecycleSinceQuery = false
     }
 }
