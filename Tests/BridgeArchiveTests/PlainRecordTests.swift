@@ -61,4 +61,57 @@ struct PlainRecordTests {
         }
         #expect(accepted > 500)
     }
+
+    /// `RecordLineScanner.valueEnd` on objects and arrays (short strings skipped in its
+    /// own loop) against the scan it replaced (`stringEnd` for every string), on random
+    /// bytes rich in quotes, backslashes and brackets, with strings short and long.
+    @Test func valueEndAgreesWithTheStringEndScan() {
+        func reference(_ b: UnsafeRawBufferPointer, _ start: Int, maxDepth: Int) -> Int? {
+            var depth = 0
+            var i = start
+            while i < b.count {
+                switch b[i] {
+                case UInt8(ascii: "\""):
+                    guard let e = RecordLineScanner.stringEnd(b, i) else { return nil }
+                    i = e
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    if depth > maxDepth { return nil }
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return i + 1 }
+                default: break
+                }
+                i += 1
+            }
+            return nil
+        }
+        var state: UInt64 = 0x48
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let alphabet: [UInt8] = Array(#"{}[]"\ax,:"#.utf8)
+        var ended = 0
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = [next() % 2 == 0 ? UInt8(ascii: "{") : UInt8(ascii: "[")]
+            for _ in 0..<(next() % 200) {
+                let r = next() % 40
+                if r == 0 {
+                    bytes += Array(repeating: UInt8(ascii: "a"), count: Int(next() % 120))  // a long run inside or outside a string
+                } else {
+                    bytes.append(alphabet[Int(next() % UInt64(alphabet.count))])
+                }
+            }
+            let depth = Int(next() % 6) + 1
+            let (mine, theirs) = bytes.withUnsafeBytes { (RecordLineScanner.valueEnd($0, 0, maxDepth: depth), reference($0, 0, maxDepth: depth)) }
+            #expect(mine == theirs, "\(String(decoding: bytes, as: UTF8.self))")
+            if mine != nil { ended += 1 }
+        }
+        #expect(ended > 1_000)
+    }
 }
