@@ -194,3 +194,33 @@ struct EnvelopeFastPathTests {
         #expect(r.fast.countsBySlug["host-reinit"] == 2)
     }
 }
+
+/// `DataMemberReader` (a string member of a data object read from its bytes) against
+/// `JSONObject[key]` on the parsed object.
+struct DataMemberReaderTests {
+    static func expected(_ key: String, _ text: String) -> DataMemberReader.Answer {
+        guard case .object(let o)? = try? JSONParser().parse(text).value else { return .undecided }
+        guard let v = o[key] else { return .absent }
+        if case .string(let s) = v { return .string(s) }
+        return .notAString
+    }
+
+    @Test(arguments: [
+        (#"{"side":"front","documentType":"passport"}"#, "side"), (#"{"documentType":"passport","side":"back"}"#, "side"),
+        (#"{"a":{"side":"x"},"side":"y"}"#, "side"), (#"{"a":["side","z"],"b":"side"}"#, "side"), (#"{"side":1}"#, "side"),
+        (#"{ "side" : "é" , "x" : null }"#, "side"), (#"{}"#, "side"), (#"{"sid":"a","sidex":"b"}"#, "side"),
+        (#"{"side":"a\"b"}"#, "side"), (#"{"s\u0069de":"a"}"#, "side"), (#"{"x":"\\","side":"q"}"#, "side"),
+        (#"{"status":"completed","referenceId":"r-1"}"#, "status"), (#"{"encryptedBlob":{"redacted":true}}"#, "encryptedBlob"),
+    ])
+    func agreesWithTheParsedObject(_ text: String, _ key: String) {
+        let answer = DataMemberReader.string(key, in: Array(text.utf8)[...])
+        if answer != .undecided { #expect(answer == Self.expected(key, text), "\(text)") }
+    }
+
+    @Test func decidesThePlainCases() {
+        #expect(DataMemberReader.string("side", in: Array(#"{"documentType":"id","side":"back"}"#.utf8)[...]) == .string("back"))
+        #expect(DataMemberReader.string("side", in: Array(#"{"a":{"side":"x"}}"#.utf8)[...]) == .absent)
+        #expect(DataMemberReader.string("side", in: Array(#"{"side":[1]}"#.utf8)[...]) == .notAString)
+        #expect(DataMemberReader.string("side", in: Array(#"{"side":"a\nb"}"#.utf8)[...]) == .undecided)
+    }
+}

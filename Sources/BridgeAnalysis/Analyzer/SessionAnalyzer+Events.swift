@@ -49,7 +49,7 @@ extension SessionAnalyzer {
                 }
                 if !pending.isEmpty { step.findings.append(.backgroundedDuringCapture) }
             case Action.journeyCancel.rawValue:
-                step.detail = m.data?["reason"]?.stringValue
+                step.detail = m.dataString("reason")
             default: break
             }
         } else if m.direction == .webToHost {
@@ -59,12 +59,12 @@ extension SessionAnalyzer {
                 // requests repeat the last journey's on purpose, not for lack of an answer.
                 c.lastSuccess.removeAll()
             case Action.journeyComplete.rawValue:
-                let status = m.data?["status"]?.stringValue
+                let status = m.dataString("status")
                 step.detail = status
                 c.outcome = JourneyOutcome(state: "complete", detail: status)
                 if let problem = dualCaptureProblem(c, status: status) { flag(.dualCaptureIncomplete, problem, []) }
             case Action.journeyError.rawValue:
-                let message = m.data?["message"]?.stringValue
+                let message = m.dataString("message")
                 step.detail = message
                 c.outcome = JourneyOutcome(state: "error", detail: message)
             default: break

@@ -173,9 +173,9 @@ extension SessionAnalyzer {
             if let active = c.activeSlot[action], c.open[active] != nil { busyWith = active } else { c.activeSlot[action] = id }
         }
         var side: String?
-        if action == Action.documentCapture.rawValue, let data = m.data, case .string(let s)? = data["side"] {
+        if action == Action.documentCapture.rawValue, let s = m.dataString("side") {
             side = s
-            let type = data["documentType"]?.stringValue?.lowercased() ?? ""
+            let type = m.dataString("documentType")?.lowercased() ?? ""
             if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
         }
         guard c.open.count < configuration.limits.maxOpenRequestsPerConnection else {

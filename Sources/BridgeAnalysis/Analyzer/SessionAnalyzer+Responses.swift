@@ -63,8 +63,8 @@ extension SessionAnalyzer {
         case Action.capabilityQuery.rawValue:
             capabilityAnswer(&c, m, step: step)
         case Action.selfieCapture.rawValue:
-            if let d = m.data, case .string(let a)? = d["encryptedBlob"], case .string(let b)? = d["unencryptedBlob"],
-               case .string(let p)? = d["previewImageData"], !a.isEmpty, a == b, b == p {
+            if let a = m.dataString("encryptedBlob"), let b = m.dataString("unencryptedBlob"),
+               let p = m.dataString("previewImageData"), !a.isEmpty, a == b, b == p {
                 flag(.stubCaptureResult, "selfie \(id): encryptedBlob, unencryptedBlob and previewImageData are the same \(a.utf8.count) base64 bytes")
             }
         default: break
