@@ -222,5 +222,11 @@ struct DataMemberReaderTests {
         #expect(DataMemberReader.string("side", in: Array(#"{"a":{"side":"x"}}"#.utf8)[...]) == .absent)
         #expect(DataMemberReader.string("side", in: Array(#"{"side":[1]}"#.utf8)[...]) == .notAString)
         #expect(DataMemberReader.string("side", in: Array(#"{"side":"a\nb"}"#.utf8)[...]) == .undecided)
+        // Long strings (found with memchr), with escaped quotes and backslashes in them.
+        let image = String(repeating: "QUJD", count: 50_000)
+        let long = #"{"previewImageData":""# + image + #"\"\\","x":{"y":""# + image + #""},"side":"front"}"#
+        #expect(DataMemberReader.string("side", in: Array(long.utf8)[...]) == .string("front"))
+        #expect(DataMemberReader.string("previewImageData", in: Array(long.utf8)[...]) == .undecided)
+        #expect(Self.expected("side", long) == .string("front"))
     }
 }
