@@ -11,8 +11,8 @@ struct OpenRequest {
     /// Set when the request arrived while another request held its typed slot: the
     /// host must answer it BUSY.
     var busyWith: String?
-    /// The request's data, canonical (sorted keys), for `response-not-consumed`.
-    var dataKey: String
+    /// The request's data, for `response-not-consumed`.
+    var dataKey: RequestData
     /// `data.side` of a document capture.
     var side: String?
 }
@@ -27,7 +27,7 @@ struct CapabilityInfo: Equatable {
 /// A remembered `success` answer, for `response-not-consumed`.
 struct SuccessInfo {
     var id: String
-    var dataKey: String
+    var dataKey: RequestData
     var sent: Int64
     var record: Int
 }
@@ -85,6 +85,9 @@ struct ConnectionState {
     var querySent = false
     var capabilities: [String: CapabilityInfo]?
     var capabilitySignature: String?
+    /// The bytes of the last capability.query answer's data read on the fast path: an
+    /// answer with the same bytes changes nothing (nil after one read otherwise).
+    var lastCapabilityData: ArraySlice<UInt8>?
     var lifecycleSinceQuery = false
 
     var hostReadyCount = 0
@@ -109,13 +112,14 @@ struct ConnectionState {
         self.answered = RecentIDs(capacity: rememberIDs)
     }
 
-    /// Appends a step unless the cap is reached; returns its index.
-    mutating func addStep(_ step: JourneyStep, cap: Int) -> Int? {
+    /// Appends a step unless the cap is reached; returns its index. The step is built
+    /// only when kept (a long session drops most: no arrays made for them).
+    mutating func addStep(_ step: @autoclosure () -> JourneyStep, cap: Int) -> Int? {
         guard steps.count < cap else {
             stepsOmitted += 1
             return nil
         }
-        steps.append(step)
+        steps.append(step())
         return steps.count - 1
     }
 

@@ -8,8 +8,7 @@ extension SessionAnalyzer {
 
     mutating func event(_ c: inout ConnectionState, _ m: MessageFacts) {
         let action = m.action ?? "?"
-        var step = JourneyStep(kind: .event, action: action, correlationId: m.id, direction: m.direction, start: m.time,
-                               records: [m.record], findings: [])
+        var step = (detail: String?.none, findings: [RuleID]())
         func flag(_ rule: RuleID, _ message: String, _ records: [Int] = []) {
             emit(ReportFinding(rule: rule, message: message, connection: c.id, records: [m.record] + records,
                                correlationId: m.id, time: m.time))
@@ -50,7 +49,7 @@ extension SessionAnalyzer {
                 }
                 if !pending.isEmpty { step.findings.append(.backgroundedDuringCapture) }
             case Action.journeyCancel.rawValue:
-                step.detail = m.data?["reason"]?.stringValue
+                step.detail = m.dataString("reason")
             default: break
             }
         } else if m.direction == .webToHost {
@@ -60,18 +59,20 @@ extension SessionAnalyzer {
                 // requests repeat the last journey's on purpose, not for lack of an answer.
                 c.lastSuccess.removeAll()
             case Action.journeyComplete.rawValue:
-                let status = m.data?["status"]?.stringValue
+                let status = m.dataString("status")
                 step.detail = status
                 c.outcome = JourneyOutcome(state: "complete", detail: status)
                 if let problem = dualCaptureProblem(c, status: status) { flag(.dualCaptureIncomplete, problem, []) }
             case Action.journeyError.rawValue:
-                let message = m.data?["message"]?.stringValue
+                let message = m.dataString("message")
                 step.detail = message
                 c.outcome = JourneyOutcome(state: "error", detail: message)
             default: break
             }
         }
-        _ = c.addStep(step, cap: configuration.limits.maxStepsPerConnection)
+        _ = c.addStep(JourneyStep(kind: .event, action: action, correlationId: m.id, direction: m.direction, start: m.time,
+                                  detail: step.detail, records: [m.record], findings: step.findings),
+                      cap: configuration.limits.maxStepsPerConnection)
     }
 
     /// A host lifecycle event: capability answers may change after it, and a repeated

@@ -8,12 +8,26 @@ struct MessageFacts {
     var id: String?
     var action: String?
     var status: Status?
-    var error: ErrorPayload?
-    var data: JSONObject?
+    /// `payload.error.code` and `.recoverable`, when the error object is complete.
+    var errorCode: ErrorCode?
+    var errorRecoverable: Bool?
+    /// `payload.data` as decoded by ``EnvelopeDecoder`` (slow path).
+    var decodedData: JSONObject?
+    /// The bytes of `payload.data` found by ``EnvelopeScanner`` (fast path): parsed only
+    /// when a rule reads them.
+    var rawData: ArraySlice<UInt8>?
     var timestamp: Int64?
     var time: Int64
     var record: Int
     var direction: Direction
+
+    /// `payload.data`: parsed from ``rawData`` on each use (the scanner already checked
+    /// it is a valid object without duplicate keys), else the decoded object.
+    var data: JSONObject? {
+        guard let rawData else { return decodedData }
+        guard case .object(let o)? = try? JSONParser().parse(bytes: rawData).value else { return nil }
+        return o
+    }
 }
 
 extension SessionAnalyzer {
@@ -37,22 +51,17 @@ extension SessionAnalyzer {
     }
 
     mutating func message(time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>, record: Int) {
-        let result = bytes.withUnsafeBytes { decoder.decode($0, direction: direction) }
-        let env = result.envelope
-        var facts = MessageFacts(type: env?.type ?? result.partial.type,
-                                 id: (env?.correlationId ?? result.partial.correlationId).map(clip),
-                                 action: (env?.payload.action.rawValue ?? result.partial.action).map(clip),
-                                 status: env?.payload.status ?? result.partial.status,
-                                 error: env?.payload.error, data: env?.payload.data,
-                                 timestamp: env?.timestamp ?? result.partial.timestamp,
-                                 time: time, record: record, direction: direction)
-        if facts.id?.isEmpty == true { facts.id = nil }
-        if env == nil { summary.undecodable += 1 }
-        for f in result.findings {
-            var rf = ReportFinding(rule: f.rule, message: f.message, connection: connection, records: [record],
-                                   correlationId: facts.id, offset: f.offset, time: time)
-            rf.severity = f.severity
-            emit(rf)
+        var facts: MessageFacts
+        if usesEnvelopeScanner, let s = bytes.withUnsafeBytes({ scanner.scan($0, direction: direction) }) {
+            // The plain case: the decoder would find nothing; read only what the rules use.
+            let base = bytes.startIndex
+            let id = String(decoding: bytes[(base + s.correlationId.lowerBound)..<(base + s.correlationId.upperBound)], as: UTF8.self)
+            facts = MessageFacts(type: s.type, id: clip(id), action: clip(s.action), status: s.status,
+                                 errorCode: s.errorCode, errorRecoverable: s.errorRecoverable,
+                                 rawData: s.data.map { bytes[(base + $0.lowerBound)..<(base + $0.upperBound)] },
+                                 timestamp: s.timestamp, time: time, record: record, direction: direction)
+        } else {
+            facts = decodeInFull(time: time, direction: direction, connection: connection, bytes: bytes, record: record)
         }
 
         var c = take(connection, time: time)
@@ -70,6 +79,30 @@ extension SessionAnalyzer {
             event(&c, facts)
         }
         store(c)
+    }
+
+    /// The message through ``EnvelopeDecoder``: every finding, and what could be read.
+    mutating func decodeInFull(time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>,
+                               record: Int) -> MessageFacts {
+        let result = bytes.withUnsafeBytes { decoder.decode($0, direction: direction) }
+        let env = result.envelope
+        var facts = MessageFacts(type: env?.type ?? result.partial.type,
+                                 id: (env?.correlationId ?? result.partial.correlationId).map(clip),
+                                 action: (env?.payload.action.rawValue ?? result.partial.action).map(clip),
+                                 status: env?.payload.status ?? result.partial.status,
+                                 errorCode: env?.payload.error?.code, errorRecoverable: env?.payload.error?.recoverable,
+                                 decodedData: env?.payload.data,
+                                 timestamp: env?.timestamp ?? result.partial.timestamp,
+                                 time: time, record: record, direction: direction)
+        if facts.id?.isEmpty == true { facts.id = nil }
+        if env == nil { summary.undecodable += 1 }
+        for f in result.findings {
+            var rf = ReportFinding(rule: f.rule, message: f.message, connection: connection, records: [record],
+                                   correlationId: facts.id, offset: f.offset, time: time)
+            rf.severity = f.severity
+            emit(rf)
+        }
+        return facts
     }
 
     mutating func checkTimestamp(_ c: inout ConnectionState, _ m: MessageFacts) {
@@ -128,9 +161,9 @@ extension SessionAnalyzer {
         if let fatal = c.lastFatal.removeValue(forKey: action) {
             flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
         }
-        let dataKey = m.data.map { Self.canonical($0) } ?? ""
-        if let s = c.lastSuccess.removeValue(forKey: action), s.dataKey == dataKey,
-           m.time - s.sent >= configuration.timeouts.nanoseconds(for: action) {
+        let dataKey = RequestData(m)
+        if let s = c.lastSuccess.removeValue(forKey: action), m.time - s.sent >= configuration.timeouts.nanoseconds(for: action),
+           s.dataKey.same(as: dataKey) {
             flag(.responseNotConsumed,
                  "\(action) (\(id)) re-sent with the same data \(Self.millis(m.time - s.sent)) after \(s.id), which the host answered with success (record \(s.record)): the web never saw that answer",
                  [s.record])
@@ -140,9 +173,9 @@ extension SessionAnalyzer {
             if let active = c.activeSlot[action], c.open[active] != nil { busyWith = active } else { c.activeSlot[action] = id }
         }
         var side: String?
-        if action == Action.documentCapture.rawValue, case .string(let s)? = m.data?["side"] {
+        if action == Action.documentCapture.rawValue, let s = m.dataString("side") {
             side = s
-            let type = m.data?["documentType"]?.stringValue?.lowercased() ?? ""
+            let type = m.dataString("documentType")?.lowercased() ?? ""
             if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
         }
         guard c.open.count < configuration.limits.maxOpenRequestsPerConnection else {
@@ -151,9 +184,9 @@ extension SessionAnalyzer {
         }
         if c.lastSuccess.count > Self.maxRememberedActions { c.lastSuccess.removeAll() }
         if c.lastFatal.count > Self.maxRememberedActions { c.lastFatal.removeAll() }
-        let step = JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
-                               detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules)
-        let index = c.addStep(step, cap: configuration.limits.maxStepsPerConnection)
+        let index = c.addStep(JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
+                                          detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules),
+                              cap: configuration.limits.maxStepsPerConnection)
         c.open[id] = OpenRequest(id: id, action: action, sent: m.time, record: m.record, stepIndex: index,
                                  busyWith: busyWith, dataKey: dataKey, side: side)
         if c.open.count > configuration.maxPendingRequests {

@@ -25,7 +25,7 @@ extension SessionAnalyzer {
         if let action = m.action, action != req.action {
             flag(.actionMismatch, "response to \(req.action) (\(id)) carries action \(action)")
         }
-        let isBusy = m.status == .error && m.error?.code == .busy
+        let isBusy = m.status == .error && m.errorCode == .busy
         if let other = req.busyWith, !isBusy {
             flag(.busyViolation, "\(req.action) (\(id)) arrived while \(other) held the slot, and was answered \(m.status?.rawValue ?? "without a status") instead of error BUSY")
             c.open[id]?.busyWith = nil
@@ -49,10 +49,10 @@ extension SessionAnalyzer {
         if let step {
             c.steps[step].end = m.time
             c.steps[step].outcome = m.status?.rawValue ?? "no-status"
-            c.steps[step].errorCode = m.error?.code.rawValue
+            c.steps[step].errorCode = m.errorCode?.rawValue
         }
         if isBusy { busyAnswer(&c, slot: req.action, m, step: step) }
-        if let e = m.error, !e.recoverable, m.status != .success {
+        if m.errorRecoverable == false, m.status != .success {
             c.lastFatal[req.action] = (id, m.record)
         }
         guard m.status == .success else { return }
@@ -63,8 +63,8 @@ extension SessionAnalyzer {
         case Action.capabilityQuery.rawValue:
             capabilityAnswer(&c, m, step: step)
         case Action.selfieCapture.rawValue:
-            if let d = m.data, case .string(let a)? = d["encryptedBlob"], case .string(let b)? = d["unencryptedBlob"],
-               case .string(let p)? = d["previewImageData"], !a.isEmpty, a == b, b == p {
+            if let a = m.dataString("encryptedBlob"), let b = m.dataString("unencryptedBlob"),
+               let p = m.dataString("previewImageData"), !a.isEmpty, a == b, b == p {
                 flag(.stubCaptureResult, "selfie \(id): encryptedBlob, unencryptedBlob and previewImageData are the same \(a.utf8.count) base64 bytes")
             }
         default: break
@@ -96,8 +96,14 @@ extension SessionAnalyzer {
     /// A successful capability.query answer: remember it, and flag a change that no
     /// lifecycle event explains (`host-reinit`).
     mutating func capabilityAnswer(_ c: inout ConnectionState, _ m: MessageFacts, step: Int?) {
+        if let raw = m.rawData, let last = c.lastCapabilityData, raw.elementsEqual(last) {
+            // The same bytes as the last answer: the same capabilities and signature.
+            c.lifecycleSinceQuery = false
+            return
+        }
         var caps: [String: CapabilityInfo] = [:]
-        if case .object(let o)? = m.data?["capabilities"] {
+        let data = m.data
+        if case .object(let o)? = data?["capabilities"] {
             for member in o.members {
                 guard case .object(let info) = member.value else { continue }
                 caps[member.key] = CapabilityInfo(supported: info["supported"]?.boolValue,
@@ -105,7 +111,7 @@ extension SessionAnalyzer {
                                                   permissionState: info["permissionState"]?.stringValue)
             }
         }
-        let env = m.data?["environment"]?.stringValue ?? "", host = m.data?["hostVersion"]?.stringValue ?? ""
+        let env = data?["environment"]?.stringValue ?? "", host = data?["hostVersion"]?.stringValue ?? ""
         let signature = "\(env)|\(host)|" + caps.keys.sorted().map {
             "\($0)=\(caps[$0]!.supported.map(String.init) ?? "?")/\(caps[$0]!.version ?? "")"
         }.joined(separator: ",")
@@ -122,6 +128,7 @@ extension SessionAnalyzer {
         }
         c.capabilitySignature = signature
         c.capabilities = caps
+        c.lastCapabilityData = m.rawData
         c.lifecycleSinceQuery = false
     }
 }

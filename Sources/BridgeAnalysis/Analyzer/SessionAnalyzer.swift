@@ -22,6 +22,10 @@ public struct SessionAnalyzer: Sendable {
     public let source: String
     let logger: Logger
     let decoder = EnvelopeDecoder()
+    /// The fast path to the plain envelopes (``EnvelopeScanner``); the decoder reads the rest.
+    var scanner = EnvelopeScanner()
+    /// Whether plain envelopes take the scanner's path (the tests turn it off to compare).
+    var usesEnvelopeScanner = true
 
     var connections: [String: ConnectionState] = [:]
     var connectionOrder: [String] = []

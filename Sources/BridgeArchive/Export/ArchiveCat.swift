@@ -52,18 +52,20 @@ public struct ArchiveCat {
         case .jsonl: try out.line(reader.headerLine.bytes)
         case .pretty: try out.line(TerminalText.render(pretty.render(reader.header), colour: false))
         }
-        while let (item, line) = reader.nextWithLine() {
+        // Readings, not items: a record's bytes stay a slice of its line (no copy).
+        while let reading = reader.nextReading() {
+            let line = reading.line
             let mark = line?.verified == false ? "UNVERIFIED " : ""
-            switch item {
-            case .record(let r):
-                guard filter.matches(r) else { continue }
-                if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(r), colour: false)) } else if let line { try out.line(Self.marked(line)) }
-            case .event(let e):
+            switch reading {
+            case .record(let view, _):
+                if !filter.isEmpty { guard filter.matches(view.record) else { continue } }
+                if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(view.record), colour: false)) } else if let line { try out.line(Self.marked(line)) }
+            case .event(let e, _):
                 guard filter.matches(e) else { continue }
                 if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(e), colour: false)) } else if let line { try out.line(Self.marked(line)) }
-            case .trailer(let t):
+            case .trailer(let t, _):
                 if format == .pretty { try out.line(TerminalText.render(pretty.render(t), colour: false)) } else if let line { try out.line(line.bytes) }
-            case .finding(let f):
+            case .finding(let f, _):
                 diagnostic(f)
                 if format == .jsonl, filter.isEmpty, let line { try out.line(Self.marked(line)) }
             }

@@ -8,8 +8,19 @@ public protocol ArchiveExporter {
     /// Called with every record, event and trailer in archive order (findings are the
     /// caller's to report).
     mutating func write(_ item: ArchiveItem, into out: inout [UInt8])
+    /// Called instead of ``write(_:into:)`` with every reading that is not a finding; a
+    /// record's bytes are then a slice of its archive line. The default makes the item
+    /// (copying the bytes) and calls ``write(_:into:)``.
+    mutating func write(reading: ArchiveReading, into out: inout [UInt8])
     /// Called once after the last item.
     mutating func end(into out: inout [UInt8])
+}
+
+extension ArchiveExporter {
+    /// Writes ``ArchiveReading/item``.
+    public mutating func write(reading: ArchiveReading, into out: inout [UInt8]) {
+        write(reading.item, into: &out)
+    }
 }
 
 /// `bridgescope export`: reads an archive once and feeds every exporter, each writing
@@ -48,10 +59,10 @@ public enum ArchiveExport {
             buffers[i].reserveCapacity(chunk + (64 << 10))
             exporters[i].begin(reader.header, into: &buffers[i])
         }
-        while let item = reader.next() {
-            if case .finding = item { continue }
+        while let reading = reader.nextReading() {
+            if case .finding = reading { continue }
             for i in exporters.indices {
-                exporters[i].write(item, into: &buffers[i])
+                exporters[i].write(reading: reading, into: &buffers[i])
                 if buffers[i].count >= chunk {
                     try outputs[i].write(buffers[i])
                     buffers[i].removeAll(keepingCapacity: true)

@@ -52,7 +52,7 @@ public struct ArchiveInterpreter: Sendable {
             out.append(.finding(f, nil))
         case .line(let line):
             if line.number == 1 { return }  // the header, checked when the archive was opened
-            if fastRecords, let record = fastRecord(line) {
+            if fastRecords, let record = plainRecord(line) ?? fastRecord(line) {
                 if trailer != nil { report(.unexpectedLine, line, "line \(line.number) follows the trailer", into: &out) }
                 sequence(record.seq, line, into: &out)
                 counts.records += 1

@@ -84,13 +84,37 @@ enum RecordLineScanner {
         case UInt8(ascii: "\""):
             return stringEnd(b, start)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // Short strings (up to 48 bytes) are skipped in the loop, a backslash skipping
+            // the byte after it, so a quote ends the string exactly when `stringEnd` says
+            // so (an even run of backslashes before it); longer ones (base64 images) go
+            // to `stringEnd` and its `memchr`.
             var depth = 0
             var i = start
-            while i < b.count {
+            let n = b.count
+            while i < n {
                 switch b[i] {
                 case UInt8(ascii: "\""):
-                    guard let e = stringEnd(b, i) else { return nil }
-                    i = e
+                    var j = i + 1
+                    let limit = Swift.min(n, i + 48)
+                    var closed = false
+                    while j < limit {
+                        let d = b[j]
+                        if d == UInt8(ascii: "\\") {
+                            j += 2
+                            continue
+                        }
+                        if d == UInt8(ascii: "\"") {
+                            closed = true
+                            break
+                        }
+                        j += 1
+                    }
+                    if closed {
+                        i = j + 1
+                    } else {
+                        guard let e = stringEnd(b, i) else { return nil }
+                        i = e
+                    }
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth += 1

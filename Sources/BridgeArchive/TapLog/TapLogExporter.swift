@@ -23,6 +23,16 @@ public struct TapLogExporter: ArchiveExporter {
         if ok { out.append(0x0A) }
     }
 
+    /// Writes a line per record, from the slice of its archive line (no copy).
+    public mutating func write(reading: ArchiveReading, into out: inout [UInt8]) {
+        guard case .record(let r, _) = reading else { return }
+        let ok = r.payload.withUnsafeBytes { p in
+            encoder.record(seq: nil, time: r.time, direction: r.direction, connection: r.connection, payload: p,
+                           encoding: ArchivePayloadEncoding.preferred(for: p), into: &out)
+        }
+        if ok { out.append(0x0A) }
+    }
+
     /// Writes nothing.
     public mutating func end(into out: inout [UInt8]) {}
 }

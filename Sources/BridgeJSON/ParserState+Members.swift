@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The scan behind ``JSONMemberScanner``: the validator's checks (``skipString()``,
+/// ``skipNumber()``, literals) with a duplicate-key check per object and the members of
+/// the first levels recorded. Every way out that is not "accepted, no duplicates" throws
+/// (the scanner turns it into false), so nothing here reports errors in words.
+extension ParserState {
+    /// What every refusal throws: the scanner only says false, so no location is built.
+    static let notScanned = JSONError(code: .unexpectedByte, offset: 0, reason: "not scanned")
+
+    mutating func scanDocument(_ s: inout JSONMemberScanner) throws(JSONError) {
+        guard b.count <= limits.maxInputBytes else { throw Self.notScanned }
+        skipWhitespace()
+        guard i < b.count else { throw Self.notScanned }
+        try scanValue(depth: 0, parent: -1, record: s.recordedDepth, &s)
+        skipWhitespace()
+        if i < b.count { throw Self.notScanned }
+    }
+
+    mutating func scanValue(depth: Int, parent: Int, record: Int, _ s: inout JSONMemberScanner) throws(JSONError) {
+        guard i < b.count else { throw Self.notScanned }
+        switch b[i] {
+        case UInt8(ascii: "{"): try scanObject(depth: depth + 1, parent: parent, record: record, &s)
+        case UInt8(ascii: "["): try scanArray(depth: depth + 1, &s)
+        default: try skipValue(depth: depth)  // a scalar
+        }
+    }
+
+    mutating func scanArray(depth: Int, _ s: inout JSONMemberScanner) throws(JSONError) {
+        guard depth <= limits.maxDepth, depth <= JSONMemberScanner.maxRecursionDepth else { throw Self.notScanned }
+        i += 1
+        skipWhitespace()
+        if i < b.count && b[i] == UInt8(ascii: "]") {
+            i += 1
+            return
+        }
+        var count = 0
+        while true {
+            skipWhitespace()
+            if i < b.count && b[i] == UInt8(ascii: "]") { throw Self.notScanned }  // trailing comma
+            try scanValue(depth: depth, parent: -1, record: 0, &s)
+            count += 1
+            guard count <= limits.maxMembers else { throw Self.notScanned }
+            skipWhitespace()
+            guard i < b.count else { throw Self.notScanned }
+            let c = b[i]
+            i += 1
+            if c == UInt8(ascii: ",") { continue }
+            if c == UInt8(ascii: "]") { return }
+            throw Self.notScanned
+        }
+    }
+
+    mutating func scanObject(depth: Int, parent: Int, record: Int, _ s: inout JSONMemberScanner) throws(JSONError) {
+        guard depth <= limits.maxDepth, depth <= JSONMemberScanner.maxRecursionDepth else { throw Self.notScanned }
+        i += 1
+        skipWhitespace()
+        if i < b.count && b[i] == UInt8(ascii: "}") {
+            i += 1
+            return
+        }
+        let keyBase = s.keys.count
+        var count = 0
+        while true {
+            skipWhitespace()
+            guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw Self.notScanned }
+            let (end, escaped) = try scanPlainString(quote: i)
+            if escaped { throw Self.notScanned }  // the parser compares decoded keys
+            let key = (i + 1)..<end
+            i = end + 1
+            guard count < JSONMemberScanner.maxCheckedMembers else { throw Self.notScanned }
+            if isDuplicate(key, among: s.keys, from: keyBase) { throw Self.notScanned }
+            s.keys.append(key)
+            skipWhitespace()
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Self.notScanned }
+            i += 1
+            skipWhitespace()
+            let start = i
+            if record > 0 {
+                let index = s.record(JSONMemberSpan(key: key, value: start..<start, parent: parent))
+                try scanValue(depth: depth, parent: index, record: record - 1, &s)
+                s.setValue(index, start..<i)
+            } else {
+                try scanValue(depth: depth, parent: -1, record: 0, &s)
+            }
+            count += 1
+            guard count <= limits.maxMembers else { throw Self.notScanned }
+            skipWhitespace()
+            guard i < b.count else { throw Self.notScanned }
+            let c = b[i]
+            i += 1
+            if c == UInt8(ascii: ",") { continue }
+            if c == UInt8(ascii: "}") {
+                s.keys.removeSubrange(keyBase...)
+                return
+            }
+            throw Self.notScanned
+        }
+    }
+
+    /// Whether the raw key `key` equals one of `keys[from...]` byte for byte (keys
+    /// without escapes: their bytes are their decoded UTF-8).
+    @inline(__always)
+    func isDuplicate(_ key: Range<Int>, among keys: [Range<Int>], from: Int) -> Bool {
+        guard from < keys.count else { return false }
+        let base = b.baseAddress!
+        for k in keys[from...] where k.count == key.count {
+            if memcmp(base + k.lowerBound, base + key.lowerBound, key.count) == 0 { return true }
+        }
+        return false
+    }
+}

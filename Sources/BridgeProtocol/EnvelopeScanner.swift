@@ -1,0 +1,172 @@
+import BridgeJSON
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What ``EnvelopeScanner`` read of a message that ``EnvelopeDecoder`` would decode with
+/// no finding: the fields the analyzer's rules use, as values or as byte ranges into the
+/// scanned bytes.
+public struct ScannedEnvelope: Sendable, Hashable {
+    /// `type` (one of ``MessageType/known``).
+    public var type: MessageType
+    /// `correlationId`'s bytes between the quotes (no escapes, not empty).
+    public var correlationId: Range<Int>
+    /// `payload.action`, well formed (the same `String` for every message of a scanner
+    /// with that action, while it holds at most ``EnvelopeScanner/maxInternedActions``).
+    public var action: String
+    /// `timestamp`, epoch milliseconds (at least 10^11: not seconds).
+    public var timestamp: Int64
+    /// `payload.status` (a known status; responses only).
+    public var status: Status?
+    /// `payload.error.code` (a known code; non-success responses only).
+    public var errorCode: ErrorCode?
+    /// `payload.error.recoverable`.
+    public var errorRecoverable: Bool?
+    /// The bytes of the `payload.data` object (nil when absent or `null`).
+    public var data: Range<Int>?
+}
+
+/// The analyzer's fast path to an envelope: one strict pass (``JSONMemberScanner``:
+/// the parser's exact acceptance, duplicate keys checked) that finds the envelope's
+/// members, then reads only the fields the session rules use. No `JSONValue` is built.
+///
+/// It answers only for the plain case: a message on which ``EnvelopeDecoder`` reports no
+/// finding at all. Anything else (invalid JSON, a missing or unknown member, a wrong
+/// type, an unknown status or error code, a version other than `1.0`, a timestamp that
+/// looks like seconds, a string with an escape where a value is read, a wrong direction)
+/// answers nil, and the caller decodes the message with ``EnvelopeDecoder``, which says
+/// what is wrong. So for every message either the scanner declines or the decoder
+/// agrees with it and finds nothing (held by a differential test over every fixture,
+/// planted session and a generated one, and mutated envelopes).
+///
+/// Not thread-safe: one scanner per task (it reuses its member buffers and interns
+/// actions).
+public struct EnvelopeScanner: Sendable {
+    /// The JSON limits (the decoder's).
+    public let limits: JSONLimits
+    var members: JSONMemberScanner
+    var actions: [(bytes: [UInt8], value: String)] = []
+
+    /// Actions kept as shared strings; past this, each new action is a new `String`. 64.
+    public static let maxInternedActions = 64
+    static let secondsThreshold: Int64 = 100_000_000_000
+
+    /// Creates a scanner with the decoder's limits.
+    public init(limits: JSONLimits = .default) {
+        self.limits = limits
+        members = JSONMemberScanner(limits: limits, recordedDepth: 3)
+    }
+
+    /// The fields of `bytes` when ``EnvelopeDecoder/decode(_:direction:)`` would return an
+    /// envelope with no finding; nil otherwise (use the decoder).
+    public mutating func scan(_ b: UnsafeRawBufferPointer, direction: Direction?) -> ScannedEnvelope? {
+        guard b.count > 0, b.count <= limits.maxInputBytes, members.scan(b) else { return nil }
+        var k = 0
+        while k < b.count, b[k] != UInt8(ascii: "{") {
+            guard b[k] == 0x20 || b[k] == 0x0A || b[k] == 0x0D || b[k] == 0x09 else { return nil }
+            k += 1
+        }
+        var version = false, id: Range<Int>?, type: MessageType?, timestamp: Int64?, payload = -1
+        let spans = members.members
+        for (n, m) in spans.enumerated() where m.parent == -1 {
+            if Self.key(m, b, "version") {
+                guard Self.equals(b, m.value, "\"1.0\"") else { return nil }
+                version = true
+            } else if Self.key(m, b, "correlationId") {
+                guard let r = Self.plainString(b, m.value), !r.isEmpty else { return nil }
+                id = r
+            } else if Self.key(m, b, "type") {
+                if Self.equals(b, m.value, "\"request\"") { type = .request }
+                else if Self.equals(b, m.value, "\"response\"") { type = .response }
+                else if Self.equals(b, m.value, "\"event\"") { type = .event }
+                else { return nil }
+            } else if Self.key(m, b, "timestamp") {
+                guard let t = Self.milliseconds(b, m.value), t >= Self.secondsThreshold else { return nil }
+                timestamp = t
+            } else if Self.key(m, b, "payload") {
+                guard b[m.value.lowerBound] == UInt8(ascii: "{") else { return nil }
+                payload = n
+            } else {
+                return nil
+            }
+        }
+        guard version, let id, let type, let timestamp, payload >= 0 else { return nil }
+        if type == .request && direction == .hostToWeb || type == .response && direction == .webToHost { return nil }
+        var out = ScannedEnvelope(type: type, correlationId: id, action: "", timestamp: timestamp)
+        guard readPayload(b, spans, payload, into: &out) else { return nil }
+        return out
+    }
+
+    private mutating func readPayload(_ b: UnsafeRawBufferPointer, _ spans: [JSONMemberSpan], _ payload: Int,
+                                      into out: inout ScannedEnvelope) -> Bool {
+        var action = false, error = -1
+        for (n, m) in spans.enumerated() where m.parent == payload {
+            if Self.key(m, b, "action") {
+                guard let r = Self.plainString(b, m.value), let a = intern(b, r) else { return false }
+                out.action = a
+                action = true
+            } else if Self.key(m, b, "data") {
+                switch b[m.value.lowerBound] {
+                case UInt8(ascii: "{"): out.data = m.value
+                case UInt8(ascii: "n"): out.data = nil  // null data is no data
+                default: return false
+                }
+            } else if Self.key(m, b, "status") {
+                guard out.type == .response, let s = Self.status(b, m.value) else { return false }
+                out.status = s
+            } else if Self.key(m, b, "error") {
+                guard b[m.value.lowerBound] == UInt8(ascii: "{") else { return false }
+                error = n
+            } else {
+                return false
+            }
+        }
+        guard action else { return false }
+        if out.type == .response {
+            guard let status = out.status else { return false }
+            if error >= 0 {
+                return status != .success && readError(b, spans, error, into: &out)
+            }
+            return !status.requiresError
+        }
+        return error < 0
+    }
+
+    private func readError(_ b: UnsafeRawBufferPointer, _ spans: [JSONMemberSpan], _ error: Int,
+                           into out: inout ScannedEnvelope) -> Bool {
+        var message = false
+        for m in spans where m.parent == error {
+            if Self.key(m, b, "code") {
+                guard let r = Self.plainString(b, m.value),
+                      let code = ErrorCode.known.first(where: { Self.equals(b, r, $0.rawValue) }) else { return false }
+                out.errorCode = code
+            } else if Self.key(m, b, "message") {
+                guard b[m.value.lowerBound] == UInt8(ascii: "\"") else { return false }
+                message = true
+            } else if Self.key(m, b, "recoverable") {
+                switch b[m.value.lowerBound] {
+                case UInt8(ascii: "t"): out.errorRecoverable = true
+                case UInt8(ascii: "f"): out.errorRecoverable = false
+                default: return false
+                }
+            } else {
+                return false
+            }
+        }
+        return message && out.errorCode != nil && out.errorRecoverable != nil
+    }
+
+    /// The action spelled by `r`, shared while the table has room; nil when not well formed.
+    private mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> String? {
+        let base = b.baseAddress! + r.lowerBound
+        for entry in actions where entry.bytes.count == r.count {
+            if entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, base, r.count) }) == 0 { return entry.value }
+        }
+        let value = String(decoding: UnsafeRawBufferPointer(rebasing: b[r]), as: UTF8.self)
+        guard Action(rawValue: value).isWellFormed else { return nil }
+        if actions.count < Self.maxInternedActions { actions.append((Array(b[r]), value)) }
+        return value
+    }
+}

@@ -1,0 +1,232 @@
+@testable import BridgeAnalysis
+import BridgeArchive
+import BridgeJSON
+import BridgeProtocol
+import BridgeTestSupport
+import Foundation
+import Testing
+
+/// The analyzer's fast path (`EnvelopeScanner`, issue 21) held to the full decoder: per
+/// message, the scanner either declines or the decoder finds nothing and reads the same
+/// fields; per session, the report with the fast path is the report without it, on every
+/// fixture, every sample capture, a generated session with planted anomalies
+/// (`tools/bench/analyze/generate.py`) and one of mutated messages.
+struct EnvelopeFastPathTests {
+    /// Every message of the fixtures and sample captures, with its direction.
+    static func corpus() throws -> [(bytes: [UInt8], direction: Direction)] {
+        var out: [(bytes: [UInt8], direction: Direction)] = []
+        func drain(_ source: inout some AnalysisEventSource) throws {
+            while let e = try source.next() {
+                if case .message(_, _, let dir, _, let bytes, _) = e { out.append((Array(bytes), dir)) }
+            }
+        }
+        for name in Fixtures.names {
+            var source = try TapLogSource(path: Fixtures.path(name))
+            try drain(&source)
+        }
+        for name in try Self.captureNames() {
+            var source = try ArchiveEventSource(path: CapturesTests.directory.appendingPathComponent(name).path)
+            try drain(&source)
+        }
+        return out
+    }
+
+    static func captureNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: CapturesTests.directory.path).filter { $0.hasSuffix(".bsz") }.sorted()
+    }
+
+    /// Checks one message; returns whether the scanner answered.
+    @discardableResult
+    static func agree(_ bytes: [UInt8], _ direction: Direction?, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Bool {
+        var scanner = EnvelopeScanner()
+        guard let s = bytes.withUnsafeBytes({ scanner.scan($0, direction: direction) }) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let full = EnvelopeDecoder().decode(bytes, direction: direction)
+        #expect(full.findings.isEmpty, "\(text): \(full.findings.map(\.slug))", sourceLocation: sourceLocation)
+        guard let env = full.envelope else {
+            Issue.record("\(text): the scanner read an envelope the decoder does not", sourceLocation: sourceLocation)
+            return true
+        }
+        #expect(s.type == env.type, sourceLocation: sourceLocation)
+        #expect(String(decoding: bytes[s.correlationId], as: UTF8.self) == env.correlationId, sourceLocation: sourceLocation)
+        #expect(s.action == env.payload.action.rawValue, sourceLocation: sourceLocation)
+        #expect(s.timestamp == env.timestamp, sourceLocation: sourceLocation)
+        #expect(s.status == env.payload.status, sourceLocation: sourceLocation)
+        #expect(s.errorCode == env.payload.error?.code, sourceLocation: sourceLocation)
+        #expect(s.errorRecoverable == env.payload.error?.recoverable, sourceLocation: sourceLocation)
+        let data = s.data.flatMap { r -> JSONObject? in
+            guard case .object(let o)? = try? JSONParser().parse(Array(bytes[r])).value else { return nil }
+            return o
+        }
+        #expect((data.map { JSONValue.object($0) }) == (env.payload.data.map { JSONValue.object($0) }), "\(text)", sourceLocation: sourceLocation)
+        return true
+    }
+
+    @Test func scannerAgreesWithTheDecoderOnEveryRecordedMessage() throws {
+        let messages = try Self.corpus()
+        #expect(messages.count > 1_000)
+        var answered = 0
+        for m in messages {
+            if Self.agree(m.bytes, m.direction) { answered += 1 }
+            Self.agree(m.bytes, nil)
+            Self.agree(m.bytes, m.direction.reversed)
+        }
+        #expect(answered > messages.count / 2, "the fast path should take most clean messages: \(answered) of \(messages.count)")
+    }
+
+    /// Mutated messages: byte changes, insertions and deletions.
+    static func mutations(of messages: [(bytes: [UInt8], direction: Direction)], count: Int, seed: UInt64) -> [(bytes: [UInt8], direction: Direction)] {
+        var rng = SplitMix64(seed: seed)
+        let specials: [UInt8] = Array(#"{}[]",:\ 0x-1e.nul"#.utf8) + [0xFF, 0x00, 0x09, 0xC3]
+        var out: [(bytes: [UInt8], direction: Direction)] = []
+        for n in 0..<count {
+            var m = messages[Int(rng.next() % UInt64(messages.count))]
+            for _ in 0...(rng.next() % 2) where !m.bytes.isEmpty {
+                let at = Int(rng.next() % UInt64(m.bytes.count))
+                switch rng.next() % 3 {
+                case 0: m.bytes[at] = specials[Int(rng.next() % UInt64(specials.count))]
+                case 1: m.bytes.insert(specials[Int(rng.next() % UInt64(specials.count))], at: at)
+                default: m.bytes.remove(at: at)
+                }
+            }
+            if n % 7 == 0 { m.direction = m.direction.reversed }
+            out.append(m)
+        }
+        return out
+    }
+
+    @Test func scannerNeverAnswersWhereTheDecoderFindsSomething() throws {
+        let mutated = Self.mutations(of: try Self.corpus(), count: 20_000, seed: 0x21)
+        var answered = 0
+        for m in mutated where Self.agree(m.bytes, m.direction) { answered += 1 }
+        #expect(answered > 1_000 && answered < 19_000)
+    }
+
+    /// The report of `source` with and without the fast path.
+    static func bothReports(_ open: () throws -> any AnalysisEventSource, name: String) throws -> (fast: AnalysisReport, full: AnalysisReport) {
+        func run(_ fast: Bool) throws -> AnalysisReport {
+            var source = try open()
+            var analyzer = SessionAnalyzer(source: name)
+            analyzer.usesEnvelopeScanner = fast
+            while let e = try source.next() { analyzer.feed(e) }
+            return analyzer.finish()
+        }
+        return (try run(true), try run(false))
+    }
+
+    @Test(arguments: Fixtures.names)
+    func fixtureReportIsTheSameWithoutTheFastPath(_ name: String) throws {
+        let r = try Self.bothReports({ try TapLogSource(path: Fixtures.path(name)) }, name: name)
+        #expect(r.fast == r.full)
+    }
+
+    @Test func captureReportsAreTheSameWithoutTheFastPath() throws {
+        for name in try Self.captureNames() {
+            let path = CapturesTests.directory.appendingPathComponent(name).path
+            let r = try Self.bothReports({ try ArchiveEventSource(path: path) }, name: name)
+            #expect(r.fast == r.full, "\(name)")
+        }
+    }
+
+    /// generate.py's field session (fixed seed): journeys on 8 connections with its
+    /// planted anomalies (unanswered NFC reads, late selfies, BUSY storms).
+    @Test func generatedSessionReportIsTheSameWithoutTheFastPath() throws {
+        let script = ProjectPaths.root.appendingPathComponent("tools/bench/analyze/generate.py").path
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, "--redacted", "--messages", "40000", "--parallel", "8"])
+        #expect(result.status == 0)
+        let log = Array(result.stdout.utf8)
+        #expect(log.count > 5_000_000)
+        let r = try Self.bothReports({ TapLogSource(bytes: log, name: "generated") }, name: "generated")
+        #expect(r.fast == r.full)
+        #expect(r.fast.summary.messages >= 40_000)
+        #expect(!r.fast.findings.isEmpty)
+    }
+
+    /// A session of mutated messages on several connections, in capture order.
+    @Test func mutatedSessionReportIsTheSameWithoutTheFastPath() throws {
+        let mutated = Self.mutations(of: try Self.corpus(), count: 6_000, seed: 0x5E55)
+        var lines: [String] = []
+        for (n, m) in mutated.enumerated() {
+            let t = 1_763_830_000_000 + Int64(n) * 7
+            let text = String(decoding: m.bytes, as: UTF8.self)
+            // Valid JSON goes in as "msg", anything else as "text" (the tap log's rule).
+            let body = JSONValidator().isValid(m.bytes) && !text.contains("\n") ? "\"msg\":\(text)" : "\"text\":\(JSONWriter().string(.string(text)))"
+            lines.append(#"{"t":\#(t),"dir":"\#(m.direction.rawValue)","conn":"c\#(n % 5)",\#(body)}"#)
+        }
+        let log = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let r = try Self.bothReports({ TapLogSource(bytes: log, name: "mutated") }, name: "mutated")
+        #expect(r.fast == r.full)
+        #expect(r.fast.summary.messages > 5_000)
+    }
+
+    /// `response-not-consumed` compares data by canonical text: the same data with its
+    /// keys in another order or spelled with an escape is the same data on both paths;
+    /// other data is not. Also a capability answer repeated byte for byte, then changed.
+    @Test func sameDataInOtherBytesAndRepeatedCapabilityAnswers() throws {
+        var b = TapBuilder()
+        b.start()
+        let minute: Int64 = 60_000
+        b.request(100, "n-1", "nfc.read", data: #"{"a":1,"b":"x"}"#)
+        b.response(200, "n-1", "nfc.read", data: #"{"dg":1}"#)
+        b.request(100 + 10 * minute, "n-2", "nfc.read", data: #"{"b":"x","a":1}"#)  // same data, keys reordered
+        b.response(100 + 10 * minute + 5, "n-2", "nfc.read", data: #"{"dg":1}"#)
+        b.request(100 + 20 * minute, "n-3", "nfc.read", data: #"{"b":"\u0078","a":1}"#)  // same, escaped (full decoder)
+        b.response(100 + 20 * minute + 5, "n-3", "nfc.read", data: #"{"dg":1}"#)
+        b.request(100 + 30 * minute, "n-4", "nfc.read", data: #"{"b":"y","a":1}"#)  // other data
+        b.response(100 + 30 * minute + 5, "n-4", "nfc.read", data: #"{"dg":1}"#)
+        b.request(100 + 40 * minute, "n-5", "nfc.read")  // no data
+        b.response(100 + 40 * minute + 5, "n-5", "nfc.read")
+        b.request(100 + 50 * minute, "n-6", "nfc.read")
+        b.response(100 + 50 * minute + 5, "n-6", "nfc.read")
+        for (n, caps) in [#"{"nfc.read":{"supported":true,"version":"1.0"}}"#, #"{"nfc.read":{"supported":true,"version":"1.0"}}"#,
+                          #"{"nfc.read":{"version":"1.0","supported":true}}"#, #"{"nfc.read":{"supported":false,"version":"1.0"}}"#].enumerated() {
+            let t = 100 + 60 * minute + Int64(n) * 100
+            b.request(t, "q-\(n + 2)", "capability.query")
+            b.response(t + 5, "q-\(n + 2)", "capability.query", data: #"{"environment":"ios","hostVersion":"1.0","capabilities":\#(caps)}"#)
+        }
+        let log = Array(b.text.utf8)
+        let r = try Self.bothReports({ TapLogSource(bytes: log, name: "data") }, name: "data")
+        #expect(r.fast == r.full)
+        // n-2, n-3, n-6, and q-2 (a data-less capability.query again after an hour).
+        #expect(r.fast.countsBySlug["response-not-consumed"] == 4)
+        // q-2 (fewer capabilities than the first answer) and q-5 (supported: false); q-3
+        // repeats q-2 byte for byte and q-4 in another key order: no change.
+        #expect(r.fast.countsBySlug["host-reinit"] == 2)
+    }
+}
+
+/// `DataMemberReader` (a string member of a data object read from its bytes) against
+/// `JSONObject[key]` on the parsed object.
+struct DataMemberReaderTests {
+    static func expected(_ key: String, _ text: String) -> DataMemberReader.Answer {
+        guard case .object(let o)? = try? JSONParser().parse(text).value else { return .undecided }
+        guard let v = o[key] else { return .absent }
+        if case .string(let s) = v { return .string(s) }
+        return .notAString
+    }
+
+    @Test(arguments: [
+        (#"{"side":"front","documentType":"passport"}"#, "side"), (#"{"documentType":"passport","side":"back"}"#, "side"),
+        (#"{"a":{"side":"x"},"side":"y"}"#, "side"), (#"{"a":["side","z"],"b":"side"}"#, "side"), (#"{"side":1}"#, "side"),
+        (#"{ "side" : "é" , "x" : null }"#, "side"), (#"{}"#, "side"), (#"{"sid":"a","sidex":"b"}"#, "side"),
+        (#"{"side":"a\"b"}"#, "side"), (#"{"s\u0069de":"a"}"#, "side"), (#"{"x":"\\","side":"q"}"#, "side"),
+        (#"{"status":"completed","referenceId":"r-1"}"#, "status"), (#"{"encryptedBlob":{"redacted":true}}"#, "encryptedBlob"),
+    ])
+    func agreesWithTheParsedObject(_ text: String, _ key: String) {
+        let answer = DataMemberReader.string(key, in: Array(text.utf8)[...])
+        if answer != .undecided { #expect(answer == Self.expected(key, text), "\(text)") }
+    }
+
+    @Test func decidesThePlainCases() {
+        #expect(DataMemberReader.string("side", in: Array(#"{"documentType":"id","side":"back"}"#.utf8)[...]) == .string("back"))
+        #expect(DataMemberReader.string("side", in: Array(#"{"a":{"side":"x"}}"#.utf8)[...]) == .absent)
+        #expect(DataMemberReader.string("side", in: Array(#"{"side":[1]}"#.utf8)[...]) == .notAString)
+        #expect(DataMemberReader.string("side", in: Array(#"{"side":"a\nb"}"#.utf8)[...]) == .undecided)
+        // Long strings (found with memchr), with escaped quotes and backslashes in them.
+        let image = String(repeating: "QUJD", count: 50_000)
+        let long = #"{"previewImageData":""# + image + #"\"\\","x":{"y":""# + image + #""},"side":"front"}"#
+        #expect(DataMemberReader.string("side", in: Array(long.utf8)[...]) == .string("front"))
+        #expect(DataMemberReader.string("previewImageData", in: Array(long.utf8)[...]) == .undecided)
+        #expect(Self.expected("side", long) == .string("front"))
+    }
+}

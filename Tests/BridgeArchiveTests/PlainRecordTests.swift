@@ -1,0 +1,117 @@
+@testable import BridgeArchive
+import Testing
+
+/// `ArchiveInterpreter.plainRecord` (the allocation-free read of a record line as the
+/// recorder writes it) against `fastRecord` (the general scan it stands in front of):
+/// whatever the plain read accepts, the general scan accepts with the same record.
+struct PlainRecordTests {
+    static let interpreter = ArchiveInterpreter(header: ArchiveHeader(source: "test", startTime: 1, toolVersion: "t"))
+    static let lines = [
+        #"{"seq":1,"t":1763830000000000000,"dir":"w2h","conn":"c1","msg":{"version":"1.0","correlationId":"r1","type":"request","timestamp":1,"payload":{"action":"a.b","data":{"s":"}\"{"}}}}"#,
+        #"{ "msg" : [1,2] , "conn" : "tab 2" , "dir" : "h2w" , "t" : -9223372036854775808 , "seq" : 0 }"#,
+        #"{"seq":9223372036854775807,"t":0,"dir":"x","conn":"","msg":"text"}"#,
+    ]
+
+    func line(_ text: String) -> ArchiveLine { ArchiveLine(number: 2, bytes: Array(text.utf8), frameOffset: 0) }
+
+    @Test(arguments: lines)
+    func plainLinesReadAsTheGeneralScanReadsThem(_ text: String) {
+        let plain = Self.interpreter.plainRecord(line(text))
+        #expect(plain != nil)
+        #expect(plain == Self.interpreter.fastRecord(line(text)))
+    }
+
+    @Test(arguments: [
+        #"{"seq":01,"t":1,"dir":"w2h","conn":"c1","msg":{}}"#, #"{"seq":-0,"t":1,"dir":"w2h","conn":"c1","msg":{}}"#,
+        #"{"seq":1,"t":1,"dir":"w\u0032h","conn":"c1","msg":{}}"#, #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{},"x":1}"#,
+        #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{},"msg":{}}"#, #"{"seq":1,"t":1.0,"dir":"w2h","conn":"c1","msg":{}}"#,
+        #"{"seq":1,"t":99999999999999999999,"dir":"w2h","conn":"c1","msg":{}}"#, #"{"seq":1,"t":1,"dir":"w2h","conn":"é","msg":{}}"#,
+    ])
+    func unusualLinesAreLeftToTheGeneralScan(_ text: String) {
+        #expect(Self.interpreter.plainRecord(line(text)) == nil)
+    }
+
+    /// Mutations of the plain lines: never a record the general scan would not give.
+    @Test func mutatedLinesNeverDisagree() {
+        var state: UInt64 = 0x21
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let specials: [UInt8] = Array(#"{}[]",:\ 0x-1e."#.utf8) + [0xFF, 0x00, 0x09]
+        var accepted = 0
+        for n in 0..<5_000 {
+            var bytes = Array(Self.lines[n % Self.lines.count].utf8)
+            for _ in 0...(next() % 2) {
+                let at = Int(next() % UInt64(bytes.count))
+                switch next() % 3 {
+                case 0: bytes[at] = specials[Int(next() % UInt64(specials.count))]
+                case 1: bytes.insert(specials[Int(next() % UInt64(specials.count))], at: at)
+                default: bytes.remove(at: at)
+                }
+            }
+            let l = ArchiveLine(number: 2, bytes: bytes, frameOffset: 0)
+            if let plain = Self.interpreter.plainRecord(l) {
+                accepted += 1
+                #expect(plain == Self.interpreter.fastRecord(l), "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        #expect(accepted > 500)
+    }
+
+    /// `RecordLineScanner.valueEnd` on objects and arrays (short strings skipped in its
+    /// own loop) against the scan it replaced (`stringEnd` for every string), on random
+    /// bytes rich in quotes, backslashes and brackets, with strings short and long.
+    @Test func valueEndAgreesWithTheStringEndScan() {
+        func reference(_ b: UnsafeRawBufferPointer, _ start: Int, maxDepth: Int) -> Int? {
+            var depth = 0
+            var i = start
+            while i < b.count {
+                switch b[i] {
+                case UInt8(ascii: "\""):
+                    guard let e = RecordLineScanner.stringEnd(b, i) else { return nil }
+                    i = e
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    if depth > maxDepth { return nil }
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return i + 1 }
+                default: break
+                }
+                i += 1
+            }
+            return nil
+        }
+        var state: UInt64 = 0x48
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let alphabet: [UInt8] = Array(#"{}[]"\ax,:"#.utf8)
+        var ended = 0
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = [next() % 2 == 0 ? UInt8(ascii: "{") : UInt8(ascii: "[")]
+            for _ in 0..<(next() % 200) {
+                let r = next() % 40
+                if r == 0 {
+                    bytes += Array(repeating: UInt8(ascii: "a"), count: Int(next() % 120))  // a long run inside or outside a string
+                } else {
+                    bytes.append(alphabet[Int(next() % UInt64(alphabet.count))])
+                }
+            }
+            let depth = Int(next() % 6) + 1
+            let (mine, theirs) = bytes.withUnsafeBytes { (RecordLineScanner.valueEnd($0, 0, maxDepth: depth), reference($0, 0, maxDepth: depth)) }
+            #expect(mine == theirs, "\(String(decoding: bytes, as: UTF8.self))")
+            if mine != nil { ended += 1 }
+        }
+        #expect(ended > 1_000)
+    }
+}
