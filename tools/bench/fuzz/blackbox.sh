@@ -27,7 +27,19 @@ PY
 measure "swift host, instant scenario" "stdio:$bin host --stdio --scenario tools/bench/fuzz/instant.json" --scenario tools/bench/fuzz/instant.json
 measure "swift host, default scenario" "stdio:$bin host --stdio"
 measure "python host (50 ms captures)" "stdio:python3 tools/hosts/python/bridge_host.py"
-for j in 4 8; do
+# ws://: one connection per case to one `host --listen` process (no fresh-process mode).
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" host --listen "127.0.0.1:$port" --scenario tools/bench/fuzz/instant.json >/dev/null 2>&1 &
+hostpid=$!; trap 'kill $hostpid 2>/dev/null; rm -rf "$corpus"' EXIT
+for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+line="$("$bin" fuzz --target "ws://127.0.0.1:$port/bridge" --scenario tools/bench/fuzz/instant.json --runs "$runs" --seed 1 --corpus "$corpus/corpus" --findings "$corpus/found" --format json 2>/dev/null || true)"
+python3 - "$line" "swift host over ws://, instant" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+print("%-30s %-6s %6d execs %7.1f s %5d cases/s  connections %d  findings %d" % (
+    sys.argv[2], "conn", d["execs"], d["seconds"], d["execsPerSecond"], d["execs"], len(d["findings"])))
+PY
+for j in 4 8 16; do
   line="$("$bin" fuzz --target "stdio:$bin host --stdio --scenario tools/bench/fuzz/instant.json" --scenario tools/bench/fuzz/instant.json --runs "$runs" --jobs $j --seed 1 --corpus "$corpus/corpus" --findings "$corpus/found" --format json 2>/dev/null || true)"
   python3 - "$line" "swift host, instant, --jobs $j" <<'PY'
 import json, sys
