@@ -85,6 +85,8 @@ struct ConnectionState {
     var querySent = false
     var capabilities: [String: CapabilityInfo]?
     var capabilitySignature: String?
+    /// `hostVersion` and `environment` of the latest successful capability.query answer.
+    var hostVersion: String?, environment: String?
     var lifecycleSinceQuery = false
 
     var hostReadyCount = 0

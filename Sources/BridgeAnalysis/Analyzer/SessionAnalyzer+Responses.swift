@@ -50,6 +50,7 @@ extension SessionAnalyzer {
             c.steps[step].end = m.time
             c.steps[step].outcome = m.status?.rawValue ?? "no-status"
             c.steps[step].errorCode = m.error?.code.rawValue
+            c.steps[step].recoverable = m.error?.recoverable
         }
         if isBusy { busyAnswer(&c, slot: req.action, m, step: step) }
         if let e = m.error, !e.recoverable, m.status != .success {
@@ -121,6 +122,8 @@ extension SessionAnalyzer {
             c.mark(step, .hostReinit)
         }
         c.capabilitySignature = signature
+        c.hostVersion = m.data?["hostVersion"]?.stringValue
+        c.environment = m.data?["environment"]?.stringValue
         c.capabilities = caps
         c.lifecycleSinceQuery = false
     }
