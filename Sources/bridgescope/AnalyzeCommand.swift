@@ -1,6 +1,7 @@
 import ArgumentParser
 import BridgeAnalysis
 import BridgeArchive
+import BridgeOTLP
 import Foundation
 
 /// `bridgescope analyze`: find why a session hung or failed; reports for people and CI.
@@ -19,6 +20,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
           bridgescope analyze sessions/ --jobs 2 --format html -o report.html
           bridgescope analyze session.bsz --format junit -o junit.xml --fail-on warning
           zstdcat session.bsz | bridgescope analyze -
+          bridgescope analyze sessions/ --otlp http://127.0.0.1:4318   (also as traces: docs/OTLP.md)
         """
     )
 
@@ -54,6 +56,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     @Argument(help: "Session archives (.bsz), tap logs (.ndjson, .jsonl) or directories.")
     var inputs: [String]
+
+    @OptionGroup var otlp: OTLPOptions
 
     func validate() throws {
         guard FailThreshold(rawValue: failOn) != nil else {
@@ -109,7 +113,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let total = paths.count
         let showProgress = total > 1 && isTerminal(2)
-        let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths) { done, failed in
+        let headers = OTLPSessionExport.HeaderRecorder()
+        let batch = await BatchAnalyzer(configuration: config, jobs: jobs, opener: headers.opener).run(paths) { done, failed in
             guard showProgress else { return }
             let elapsed = (ContinuousClock.now - started).components
             let seconds = Swift.max(0.001, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
@@ -138,6 +143,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
             throw Exit.usage
         }
         if let output, output != "-" { printError("wrote \(output)") }
+        if otlp.url != nil {
+            let configuration = try otlp.configuration()
+            let outcome = await OTLPSessionExport(configuration: configuration, analysis: config).run(batch.reports, headers: headers)
+            OTLPOptions.printSummary(outcome, to: configuration.endpoint)
+            if outcome.error != nil { throw Exit.usage }
+        }
         let status = FailPolicy.exitStatus(batch, threshold: threshold, acceptIncomplete: acceptIncomplete)
         if status != 0 { throw ExitCode(status) }
     }
