@@ -19,6 +19,10 @@ public struct OTLPExportSummary: Sendable, Hashable {
     public var requests = 0, retries = 0
     /// What the collector said about rejected spans (at most 5 distinct messages).
     public var rejectionMessages: [String] = []
+    /// Seconds spent mapping sessions to spans and encoding batches (this side's work).
+    public var encodingSeconds = 0.0
+    /// Seconds spent waiting for the collector (sending, its work, its answer, retries).
+    public var waitingSeconds = 0.0
 
     /// Creates an empty summary.
     public init() {}
@@ -31,6 +35,12 @@ public struct OTLPExportSummary: Sendable, Hashable {
         var s = "sent \(sent) span\(sent == 1 ? "" : "s") (\(traces) trace\(traces == 1 ? "" : "s") from \(sessions) session\(sessions == 1 ? "" : "s")) in \(requests) request\(requests == 1 ? "" : "s"): \(accepted) accepted, \(rejected) rejected"
         if retries > 0 { s += ", \(retries) retr\(retries == 1 ? "y" : "ies")" }
         if unsent > 0 { s += "; \(unsent) not sent" }
+        s += "; mapping and encoding \(Self.format(encodingSeconds)) s, waiting for the collector \(Self.format(waitingSeconds)) s"
         return s
+    }
+
+    static func format(_ seconds: Double) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        return "\(ms / 1000).\(String(ms % 1000 / 10 + 100).dropFirst())"
     }
 }

@@ -44,6 +44,14 @@ public struct OTLPSessionExport: Sendable {
         public var damaged: [String]
         /// Set when the export stopped because the collector stayed unreachable.
         public var error: OTLPError?
+
+        /// Creates an outcome.
+        public init(summary: OTLPExportSummary, failures: [InputFailure], damaged: [String], error: OTLPError?) {
+            self.summary = summary
+            self.failures = failures
+            self.damaged = damaged
+            self.error = error
+        }
     }
 
     /// Analyses and exports every archive or tap log in `paths`. When the collector

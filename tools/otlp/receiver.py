@@ -6,13 +6,14 @@ Not ours: every request body is decoded with the official classes of the
 OpenTelemetry project's own definitions, not by our encoder's twin.
 
     receiver.py [--port 0] [--out spans.jsonl] [--fail N --fail-status 503 [--retry-after S]]
-                [--hang] [--reject N] [--stdin-eof-stops]
+                [--hang] [--reject N] [--stdin-eof-stops] [--discard]
 
 Prints `listening <port>` on standard output once bound. Serves POST /v1/traces
 (Content-Type application/x-protobuf): answers an ExportTraceServiceResponse, after
 answering the first N requests with --fail-status (and a Retry-After header when
 given). --hang accepts connections and never answers. --reject N reports N rejected
-spans per request in partial_success. --out writes one JSON object per span received
+spans per request in partial_success. --discard answers 200 without decoding (the
+benchmark's Swift-side measure: spans are then not counted). --out writes one JSON object per span received
 (hex ids, times as integers, attributes, events, resource attributes). On SIGTERM (or the end of
 standard input, with --stdin-eof-stops) it prints `received requests=R spans=S failed=F bytes=B` and exits.
 """
@@ -89,6 +90,15 @@ def make_handler(state):
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
+            if state.args.discard:
+                with state.lock:
+                    state.requests += 1
+                    state.bytes += len(body)
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-protobuf")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             req = ExportTraceServiceRequest()
             req.ParseFromString(body)
             count = 0
@@ -143,6 +153,7 @@ def main():
     p.add_argument("--hang", action="store_true")
     p.add_argument("--reject", type=int, default=0)
     p.add_argument("--stdin-eof-stops", action="store_true")
+    p.add_argument("--discard", action="store_true")
     args = p.parse_args()
     state = State(args)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(state))

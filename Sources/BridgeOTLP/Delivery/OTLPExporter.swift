@@ -82,7 +82,9 @@ public final class OTLPExporter {
     /// Maps one session to traces and queues them; sends full batches. Throws when the
     /// collector stays unreachable (see the type's documentation).
     public func add(_ session: SessionTrace) async throws(OTLPError) {
+        let mapped = ContinuousClock.now
         let traces = mapper.resourceSpans(for: session)
+        summary.encodingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - mapped)
         summary.sessions += 1
         summary.traces += traces.count
         for var rs in traces {
@@ -120,9 +122,11 @@ public final class OTLPExporter {
         batch = []
         batchSpans = 0
         let body: [UInt8]
+        let encoding = ContinuousClock.now
         do { body = try request.serializedBytes() } catch {
             throw OTLPError(.unreadableInput, "internal error: cannot encode a batch (\(error))")
         }
+        summary.encodingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - encoding)
         try await deliver(body, spans: spans)
     }
 
@@ -133,6 +137,7 @@ public final class OTLPExporter {
         for h in configuration.headers { headers.add(name: h.name, value: h.value) }
         let policy = configuration.retry
         let started = ContinuousClock.now
+        defer { summary.waitingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - started) }
         var attempt = 0
         while true {
             attempt += 1
