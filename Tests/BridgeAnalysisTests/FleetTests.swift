@@ -104,3 +104,24 @@ struct FleetTests {
         #expect(try runBridgescope(["analyze", "--fleet", "--format", "junit", Self.captures.path]).status == 2)
     }
 }
+
+/// The one-pass percentiles give exactly what hdrhistogram-swift's `valueAtPercentile` gives.
+@Suite struct PercentileTests {
+    @Test(arguments: 0..<40)
+    func onePassEqualsValueAtPercentile(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 0x9E3779B97F4A7C15)
+        var h = LatencyRecorder.PerAction().histogram
+        let n = [1, 2, 3, 10, 100, 1000, 5000][seed % 7]
+        for _ in 0..<n {
+            let scale = [1_000, 100_000, 10_000_000, 200_000_000][Int(rng.next() % 4)]
+            _ = h.record(1 + rng.next() % UInt64(scale))
+        }
+        if seed % 5 == 0 {
+            var other = LatencyRecorder.PerAction().histogram
+            _ = other.record(123_456_789)
+            h.add(other)
+        }
+        let levels: [Double] = [1, 25, 50, 75, 90, 99, 99.9]
+        #expect(LatencyRecorder.percentiles(h, levels) == levels.map { h.valueAtPercentile($0) })
+    }
+}

@@ -61,12 +61,10 @@ public struct FleetAggregator: Sendable {
             .hostVersion: first?.hostVersion ?? "(unknown)", .environment: first?.environment ?? "(unknown)", .source: kind,
         ]
         for (dimension, value) in values {
-            var table = cutLatency[dimension] ?? [:]
+            var table = cutLatency.removeValue(forKey: dimension) ?? [:]
             let key = table[value] != nil || table.count < Self.maxCutValues ? value : "(other)"
-            var entry = table[key] ?? (0, [:])
-            entry.sessions += 1
-            Self.merge(r, into: &entry.actions, keepSlowest: keepSlowest)
-            table[key] = entry
+            table[key, default: (0, [:])].sessions += 1
+            Self.merge(r, into: &table[key, default: (0, [:])].actions, keepSlowest: keepSlowest)
             cutLatency[dimension] = table
         }
         let errors = r.count(of: .error), warnings = r.count(of: .warning)
@@ -103,12 +101,18 @@ public struct FleetAggregator: Sendable {
     static func merge(_ r: AnalysisReport, into table: inout [String: LatencyRecorder.PerAction], keepSlowest: Int) {
         for var l in r.latency {
             for i in l.slowest.indices where l.slowest[i].source == nil { l.slowest[i].source = r.source }
-            var a = table[l.action] ?? LatencyRecorder.PerAction()
-            a.histogram.add(l.histogram)
-            a.count += l.count
-            for (i, b) in l.buckets.enumerated() where i < a.buckets.count { a.buckets[i] += b.count }
-            a.slowest = Array((a.slowest + l.slowest).sorted { $0.micros > $1.micros }.prefix(keepSlowest))
-            table[l.action] = a
+            // In place through the dictionary: a copy of the histogram per merge was 8% of a run.
+            table[l.action, default: LatencyRecorder.PerAction()].merge(l, keepSlowest: keepSlowest)
         }
+    }
+}
+
+extension LatencyRecorder.PerAction {
+    /// Adds one session's statistics of the action.
+    mutating func merge(_ l: ActionLatency, keepSlowest: Int) {
+        histogram.add(l.histogram)
+        count += l.count
+        for (i, b) in l.buckets.enumerated() where i < buckets.count { buckets[i] += b.count }
+        slowest = Array((slowest + l.slowest).sorted { $0.micros > $1.micros }.prefix(keepSlowest))
     }
 }

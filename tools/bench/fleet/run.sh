@@ -38,7 +38,7 @@ messages=$(find "$dir" -name '*.bsz' -print0 | xargs -0 zstd -dc | grep -c '"seq
 for _ in $(seq "$rounds"); do
   /usr/bin/time -f '%e %M' -a -o /tmp/bench-fleet.times "$BIN" analyze --fleet --jobs "$jobs" --format json -o /tmp/bench-fleet.json "$dir" 2>/dev/null || true
 done
-read -r wall rss < <(sort -n /tmp/bench-fleet.times | awk '{w[NR]=$1; if ($2>r) r=$2} END {print w[int((NR+1)/2)], r/1024}')
+read -r wall rss < <(grep -E '^[0-9.]+ [0-9]+$' /tmp/bench-fleet.times | sort -n | awk '{w[NR]=$1; if ($2>r) r=$2} END {print w[int((NR+1)/2)], r/1024}')
 zwall=$( { /usr/bin/time -f '%e' find "$dir" -name '*.bsz' -exec zstd -qdc {} + > /dev/null; } 2>&1 | tail -1)
 echo "fleet: $sessions sessions, $messages messages, --jobs $jobs, $rounds rounds (median wall, largest RSS)"
 printf "analyze --fleet:  %6.2f s = %5.0f sessions/s, %7.0f messages/s, peak RSS %.0f MB\n" "$wall" "$(echo "$sessions / $wall" | bc -l)" "$(echo "$messages / $wall" | bc -l)" "$rss"

@@ -47,7 +47,7 @@ if [[ ! -s $file ]]; then
 fi
 
 # pick LOG: median of column 1, max of column 2.
-pick() { sort -n "$1" | awk '{v[NR]=$1; if ($2>r) r=$2} END {printf "%s %.0f\n", v[int((NR+1)/2)], r/1024}'; }
+pick() { grep -E '^[0-9.]+ [0-9]+$' "$1" | sort -n | awk '{v[NR]=$1; if ($2>r) r=$2} END {printf "%s %.0f\n", v[int((NR+1)/2)], r/1024}'; }
 
 run_mode() { # MODE -> prints "spans wall_median encoding_median rss_mb accepted"
   local mode=$1 flag=""; [[ $mode == discard ]] && flag=--discard
