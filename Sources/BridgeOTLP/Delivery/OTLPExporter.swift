@@ -68,7 +68,7 @@ public final class OTLPExporter {
     let connection: OTLPHTTPConnection
     let logger: Logger
     let mapper: TraceMapper
-    private var batch: [Opentelemetry_Proto_Trace_V1_ResourceSpans] = []
+    private var batch: [OTLPRequestEncoder.Trace] = []
     private var batchSpans = 0
 
     /// Creates an exporter (it connects on the first send).
@@ -83,26 +83,26 @@ public final class OTLPExporter {
     /// collector stays unreachable (see the type's documentation).
     public func add(_ session: SessionTrace) async throws(OTLPError) {
         let mapped = ContinuousClock.now
-        let traces = mapper.resourceSpans(for: session)
+        var traces: [OTLPRequestEncoder.Trace] = []
+        do {
+            traces = try mapper.resourceSpans(for: session).map(OTLPRequestEncoder.encode)
+        } catch {
+            throw OTLPError(.unreadableInput, "internal error: cannot encode \(session.report.source) (\(error))")
+        }
         summary.encodingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - mapped)
         summary.sessions += 1
         summary.traces += traces.count
-        for var rs in traces {
-            let spans = rs.scopeSpans.reduce(0) { $0 + $1.spans.count }
-            summary.spans += spans
-            // A journey larger than a batch is cut: each piece keeps resource and scope.
-            while rs.scopeSpans.reduce(0, { $0 + $1.spans.count }) > configuration.maxBatchSpans - batchSpans {
-                let room = configuration.maxBatchSpans - batchSpans
-                var piece = rs
-                piece.scopeSpans[0].spans = Array(rs.scopeSpans[0].spans.prefix(room))
-                rs.scopeSpans[0].spans.removeFirst(room)
-                batch.append(piece)
-                batchSpans += room
-                try await flush()
+        for t in traces {
+            summary.spans += t.spans.count
+            // A journey larger than the room left is cut: each piece keeps resource and scope.
+            var start = 0
+            while start < t.spans.count {
+                let end = Swift.min(t.spans.count, start + configuration.maxBatchSpans - batchSpans)
+                batch.append(start == 0 && end == t.spans.count ? t : .init(resource: t.resource, scope: t.scope, spans: Array(t.spans[start..<end])))
+                batchSpans += end - start
+                start = end
+                if batchSpans >= configuration.maxBatchSpans { try await flush() }
             }
-            batchSpans += rs.scopeSpans.reduce(0) { $0 + $1.spans.count }
-            batch.append(rs)
-            if batchSpans >= configuration.maxBatchSpans { try await flush() }
         }
     }
 
@@ -116,17 +116,12 @@ public final class OTLPExporter {
     /// Sends the queued batch, retrying as the policy allows.
     func flush() async throws(OTLPError) {
         guard batchSpans > 0 else { return }
-        var request = Opentelemetry_Proto_Collector_Trace_V1_ExportTraceServiceRequest()
-        request.resourceSpans = batch
         let spans = batchSpans
+        let encoding = ContinuousClock.now
+        let body = OTLPRequestEncoder.request(batch)
+        summary.encodingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - encoding)
         batch = []
         batchSpans = 0
-        let body: [UInt8]
-        let encoding = ContinuousClock.now
-        do { body = try request.serializedBytes() } catch {
-            throw OTLPError(.unreadableInput, "internal error: cannot encode a batch (\(error))")
-        }
-        summary.encodingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - encoding)
         try await deliver(body, spans: spans)
     }
 

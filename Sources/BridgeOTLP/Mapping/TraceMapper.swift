@@ -77,31 +77,38 @@ struct TraceMapper {
             root.status.code = .error
             root.status.message = "journey \(c.outcome.state)\(c.outcome.detail.map { ": \($0)" } ?? "")"
         }
+        // Fields of the generated messages are computed properties over a shared storage
+        // object: appending to `span.events` in place copies the array every time
+        // (quadratic in a long journey). Events are gathered here and assigned once.
         var spans = [root]
+        var events: [[Opentelemetry_Proto_Trace_V1_Span.Event]] = [[]]
         var byRecord: [Int: Int] = [:]
         for step in c.steps {
             if step.kind == .request {
                 let s = request(step, connection: c, trace: trace, parent: root.spanID)
                 // Findings cite the request or one of its responses.
                 for r in step.records { byRecord[r] = spans.count }
+                events.append(s.events)
                 spans.append(s)
             } else {
-                spans[0].events.append(event(step))
+                events[0].append(event(step))
             }
         }
         for f in findings {
             var e = Opentelemetry_Proto_Trace_V1_Span.Event()
             e.name = "finding"
             e.timeUnixNano = UInt64(clamping: f.time ?? c.lastTime)
-            e.attributes = [
+            var a = [
                 Self.kv(.findingRule, f.rule.rawValue), Self.kv(.findingSlug, f.slug),
                 Self.kv(.findingSeverity, f.severity.rawValue), Self.kv(.findingMessage, f.message),
             ]
-            if !f.records.isEmpty { e.attributes.append(Self.kv(.records, f.records)) }
-            if let id = f.correlationId { e.attributes.append(Self.kv(.correlationId, id)) }
+            if !f.records.isEmpty { a.append(Self.kv(.records, f.records)) }
+            if let id = f.correlationId { a.append(Self.kv(.correlationId, id)) }
+            e.attributes = a
             let target = f.records.lazy.compactMap { byRecord[$0] }.first ?? 0
-            spans[target].events.append(e)
+            events[target].append(e)
         }
+        for i in spans.indices where events[i].count != spans[i].events.count { spans[i].events = events[i] }
         return spans
     }
 
@@ -115,25 +122,25 @@ struct TraceMapper {
         s.startTimeUnixNano = UInt64(clamping: step.start)
         s.endTimeUnixNano = UInt64(clamping: Swift.max(step.start, step.end ?? c.lastTime))
         let outcome = step.outcome ?? "unanswered"
-        s.attributes = [
+        var a = [
             Self.kv(.rpcSystem, "gbgbridge"), Self.kv(.rpcMethod, step.action),
             Self.kv(.action, step.action), Self.kv(.connection, c.id), Self.kv(.status, outcome),
             Self.kv(.records, step.records),
         ]
-        if let id = step.correlationId { s.attributes.append(Self.kv(.correlationId, id)) }
-        if let code = step.errorCode { s.attributes.append(Self.kv(.errorCode, code)) }
-        if let r = step.recoverable { s.attributes.append(Self.kv(.recoverable, r)) }
-        if let d = step.detail { s.attributes.append(Self.kv(.detail, d)) }
-        s.attributes.append(Self.kv(.busy, step.errorCode == ErrorCode.busy.rawValue))
-        s.attributes.append(Self.kv(.late, step.findings.contains(.lateResponse)))
-        s.attributes.append(Self.kv(.unanswered, step.end == nil))
-        if !step.findings.isEmpty { s.attributes.append(Self.kv(.rules, step.findings.map(\.rawValue))) }
+        if let id = step.correlationId { a.append(Self.kv(.correlationId, id)) }
+        if let code = step.errorCode { a.append(Self.kv(.errorCode, code)) }
+        if let r = step.recoverable { a.append(Self.kv(.recoverable, r)) }
+        if let d = step.detail { a.append(Self.kv(.detail, d)) }
+        a.append(Self.kv(.busy, step.errorCode == ErrorCode.busy.rawValue))
+        a.append(Self.kv(.late, step.findings.contains(.lateResponse)))
+        a.append(Self.kv(.unanswered, step.end == nil))
+        if !step.findings.isEmpty { a.append(Self.kv(.rules, step.findings.map(\.rawValue))) }
         if step.end == nil || outcome == "error" || outcome == "no-status" {
             s.status.code = .error
-            let type = step.errorCode ?? (step.end == nil ? "unanswered" : outcome)
-            s.attributes.append(Self.kv(.errorType, type))
+            a.append(Self.kv(.errorType, step.errorCode ?? (step.end == nil ? "unanswered" : outcome)))
             s.status.message = step.end == nil ? "no final response by the end of the session" : "\(outcome) \(step.errorCode ?? "")"
         }
+        s.attributes = a
         if let ack = step.acknowledged {
             var e = Opentelemetry_Proto_Trace_V1_Span.Event()
             e.name = "acknowledged"
@@ -147,10 +154,11 @@ struct TraceMapper {
         var e = Opentelemetry_Proto_Trace_V1_Span.Event()
         e.name = step.action
         e.timeUnixNano = UInt64(clamping: step.start)
-        e.attributes = [Self.kv(.direction, step.direction.rawValue), Self.kv(.records, step.records)]
-        if let id = step.correlationId { e.attributes.append(Self.kv(.correlationId, id)) }
-        if let d = step.detail { e.attributes.append(Self.kv(.detail, d)) }
-        if !step.findings.isEmpty { e.attributes.append(Self.kv(.rules, step.findings.map(\.rawValue))) }
+        var a = [Self.kv(.direction, step.direction.rawValue), Self.kv(.records, step.records)]
+        if let id = step.correlationId { a.append(Self.kv(.correlationId, id)) }
+        if let d = step.detail { a.append(Self.kv(.detail, d)) }
+        if !step.findings.isEmpty { a.append(Self.kv(.rules, step.findings.map(\.rawValue))) }
+        e.attributes = a
         return e
     }
 }
