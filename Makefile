@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp
+.PHONY: setup build test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
 
 setup:
 	@tools/setup.sh --with-browser
@@ -17,7 +17,7 @@ test: setup
 demo: build
 	@tools/demo.sh
 
-bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze bench-cdp
+bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze bench-cdp bench-otlp bench-fleet
 
 bench-json: setup
 	@tools/bench/json-bench.sh
@@ -34,6 +34,12 @@ bench-replay: setup
 
 bench-analyze: setup
 	@tools/bench/analyze/run.sh
+
+bench-otlp: setup
+	@tools/bench/otlp/run.sh
+
+bench-fleet: setup
+	@tools/bench/fleet/run.sh
 
 bench-fuzz: setup
 	@tools/bench/fuzz/run.sh

@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
         .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
         .library(name: "BridgeFuzz", targets: ["BridgeFuzz"]),
+        .library(name: "BridgeOTLP", targets: ["BridgeOTLP"]),
         // The field tap an iOS app links: the standard library and Foundation only.
         .library(name: "BridgeTap", targets: ["BridgeTap"]),
     ],
@@ -44,6 +45,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        // The runtime only: the OTLP messages are generated once and committed
+        // (Sources/BridgeOTLP/Generated, tools/otlp/generate.sh); no build plugin.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // System libraries: each imported by exactly one module.
@@ -166,6 +170,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "BridgeOTLP",
+            dependencies: [
+                "BridgeAnalysis", "BridgeArchive", "BridgeProtocol",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Generated/README.md"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "BridgeTestSupport",
             swiftSettings: strict
         ),
@@ -173,7 +191,7 @@ let package = Package(
             name: "bridgescope",
             dependencies: [
                 "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeClock", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeTransport",
-                "BridgeAnalysis", "BridgeReplay", "BridgeFuzz",
+                "BridgeAnalysis", "BridgeReplay", "BridgeFuzz", "BridgeOTLP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -213,6 +231,11 @@ let package = Package(
                 "BridgeReplay", "BridgeArchive", "BridgeHost", "BridgeClock", "BridgeServer", "BridgeTransport", "BridgeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BridgeOTLPTests",
+            dependencies: ["BridgeOTLP", "BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeReport", "BridgeTestSupport"], swiftSettings: strict),

@@ -8,6 +8,8 @@ if [[ "${1:-}" == "--with-browser" ]]; then pkgs+=(chromium); fi
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs)  # the JavaScript tap's tests (tools/taps/js)
 command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)  # the Java tap (tools/taps/android)
 command -v python3 >/dev/null 2>&1 || pkgs+=(python3)  # the second host the black-box fuzzer is tested against (tools/hosts/python)
+# pip: the OTLP tests install opentelemetry-proto from PyPI into .build/otlp-python (tools/otlp/receiver.py)
+pkgs+=(python3-pip)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

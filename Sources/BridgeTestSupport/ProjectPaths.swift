@@ -68,11 +68,16 @@ public func runBridgescope(_ arguments: [String], stdin: String? = nil, in direc
     try runProcess(ProjectPaths.binary, arguments, stdin: stdin, in: directory)
 }
 
-/// Runs an executable with arguments and optional standard input, in `directory`; waits for it.
-public func runProcess(_ executable: URL, _ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> ProcessResult {
+/// Runs an executable with arguments and optional standard input, in `directory`, with
+/// `environment` added to the test process's own; waits for it.
+public func runProcess(_ executable: URL, _ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
+                       environment: [String: String] = [:]) throws -> ProcessResult {
     let p = Process()
     p.executableURL = executable
     p.arguments = arguments
+    if !environment.isEmpty {
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     if let directory { p.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe(), inp = Pipe()
     p.standardOutput = out

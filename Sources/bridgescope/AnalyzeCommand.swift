@@ -1,6 +1,7 @@
 import ArgumentParser
 import BridgeAnalysis
 import BridgeArchive
+import BridgeOTLP
 import Foundation
 
 /// `bridgescope analyze`: find why a session hung or failed; reports for people and CI.
@@ -19,6 +20,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
           bridgescope analyze sessions/ --jobs 2 --format html -o report.html
           bridgescope analyze session.bsz --format junit -o junit.xml --fail-on warning
           zstdcat session.bsz | bridgescope analyze -
+          bridgescope analyze sessions/ --otlp http://127.0.0.1:4318   (also as traces: docs/OTLP.md)
         """
     )
 
@@ -55,11 +57,29 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Argument(help: "Session archives (.bsz), tap logs (.ndjson, .jsonl) or directories.")
     var inputs: [String]
 
+    @Flag(help: "One fleet report over every session (latency merged, findings per rule with their sessions, outcomes, worst sessions, cuts by hostVersion, environment and source) instead of a report per session; memory is bounded by --jobs, not by the number of sessions (docs/FLEET.md). Formats text, json, html.")
+    var fleet = false
+
+    @Option(help: ArgumentHelp("With --fleet: only sessions that started at or after this time (2026-11-24, 2026-11-24T13:00:00Z, or ns since the epoch).", valueName: "TIME"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("With --fleet: only sessions that started before this time.", valueName: "TIME"))
+    var until: String?
+
+    @OptionGroup var otlp: OTLPOptions
+
     func validate() throws {
         guard FailThreshold(rawValue: failOn) != nil else {
             throw ValidationError("--fail-on must be error, warning or never, not \"\(failOn)\"")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if !fleet, since != nil || until != nil { throw ValidationError("--since and --until select sessions of a --fleet report") }
+        if fleet, format == .junit { throw ValidationError("--fleet writes text, json or html") }
+        for (name, value) in [("--since", since), ("--until", until)] {
+            if let value, FleetAnalyzer.time(value) == nil {
+                throw ValidationError("\(name) \"\(value)\": give a date (2026-11-24), a date and time (2026-11-24T13:00:00Z) or nanoseconds since the epoch")
+            }
+        }
         var config = AnalyzerConfiguration()
         do throws(AnalysisError) {
             for t in timeouts { try config.timeouts.apply(t) }
@@ -109,7 +129,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let total = paths.count
         let showProgress = total > 1 && isTerminal(2)
-        let batch = await BatchAnalyzer(configuration: config, jobs: jobs).run(paths) { done, failed in
+        if fleet { return try await runFleet(paths, config: config, threshold: threshold, out: out, showProgress: showProgress) }
+        let headers = OTLPSessionExport.HeaderRecorder()
+        let batch = await BatchAnalyzer(configuration: config, jobs: jobs, opener: headers.opener).run(paths) { done, failed in
             guard showProgress else { return }
             let elapsed = (ContinuousClock.now - started).components
             let seconds = Swift.max(0.001, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
@@ -138,7 +160,57 @@ struct AnalyzeCommand: AsyncParsableCommand {
             throw Exit.usage
         }
         if let output, output != "-" { printError("wrote \(output)") }
+        if otlp.url != nil {
+            let configuration = try otlp.configuration()
+            let outcome = await OTLPSessionExport(configuration: configuration, analysis: config).run(batch.reports, headers: headers)
+            OTLPOptions.printSummary(outcome, to: configuration.endpoint)
+            if outcome.error != nil { throw Exit.usage }
+        }
         let status = FailPolicy.exitStatus(batch, threshold: threshold, acceptIncomplete: acceptIncomplete)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `--fleet`: one aggregate report, each session dropped once folded in.
+    func runFleet(_ paths: [String], config: AnalyzerConfiguration, threshold: FailThreshold, out: OutputFile, showProgress: Bool) async throws {
+        let started = ContinuousClock.now
+        let analyzer = FleetAnalyzer(configuration: config, jobs: jobs, since: since.flatMap(FleetAnalyzer.time),
+                                     until: until.flatMap(FleetAnalyzer.time))
+        let exporter = try otlp.url.map { _ in OTLPExporter(configuration: try otlp.configuration()) }
+        var exportError: OTLPError?
+        let report = await analyzer.run(paths, progress: { done, failed, findings in
+            guard showProgress else { return }
+            let elapsed = (ContinuousClock.now - started).components
+            let seconds = Swift.max(0.001, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+            var line = "analyzed \(done)/\(paths.count) sessions, \(Int(Double(done) / seconds))/s, \(findings) findings"
+            if failed > 0 { line += ", \(failed) unreadable" }
+            printError("\r\u{1B}[K" + line, terminator: done == paths.count ? "\n" : "")
+        }, each: { report, header in
+            guard let exporter, exportError == nil else { return }
+            do throws(OTLPError) { try await exporter.add(SessionTrace(report: report, header: header)) } catch { exportError = error }
+        })
+        let text: String
+        switch format {
+        case .json: text = FleetJSONRenderer().render(report)
+        case .html: text = FleetHTMLRenderer().render(report)
+        default: text = FleetTextRenderer().render(report)
+        }
+        do throws(ArchiveError) {
+            try out.write(Array(text.utf8))
+            try out.commit()
+        } catch {
+            printError("error: \(error.description)")
+            throw Exit.usage
+        }
+        if let output, output != "-" { printError("wrote \(output)") }
+        if let exporter {
+            if exportError == nil {
+                do throws(OTLPError) { _ = try await exporter.finish() } catch { exportError = error }
+            }
+            OTLPOptions.printSummary(OTLPSessionExport.Outcome(summary: exporter.summary, failures: [], damaged: [], error: exportError),
+                                     to: exporter.configuration.endpoint)
+            if exportError != nil { throw Exit.usage }
+        }
+        let status = report.exitStatus(threshold: threshold)
         if status != 0 { throw ExitCode(status) }
     }
 }

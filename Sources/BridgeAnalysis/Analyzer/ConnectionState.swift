@@ -88,6 +88,8 @@ struct ConnectionState {
     /// The bytes of the last capability.query answer's data read on the fast path: an
     /// answer with the same bytes changes nothing (nil after one read otherwise).
     var lastCapabilityData: ArraySlice<UInt8>?
+    /// `hostVersion` and `environment` of the latest successful capability.query answer.
+    var hostVersion: String?, environment: String?
     var lifecycleSinceQuery = false
 
     var hostReadyCount = 0

@@ -30,6 +30,8 @@ public struct JourneyStep: Sendable, Hashable {
     public var outcome: String?
     /// The final response's error code, when it has one.
     public var errorCode: String?
+    /// The final response's `error.recoverable`, when it has an error object.
+    public var recoverable: Bool?
     /// A short detail: the document side, the journey status, an error message.
     public var detail: String?
     /// Record numbers: the request or event, then the responses.
@@ -79,11 +81,11 @@ public struct ConnectionReport: Sendable, Hashable {
     /// The connection id (`-` when the input names none).
     public var id: String
     /// First capture time on this connection (ns).
-    var firstTime: Int64
+    public var firstTime: Int64
     /// Last capture time on this connection (ns).
     public var lastTime: Int64
     /// Messages from the web side.
-    var webMessages: Int
+    public var webMessages: Int
     /// Messages from the host side.
     public var hostMessages: Int
     /// Requests sent.
@@ -96,4 +98,7 @@ public struct ConnectionReport: Sendable, Hashable {
     public var stepsOmitted: Int
     /// The journey's outcome.
     public var outcome: JourneyOutcome
+    /// What the host said about itself in the latest successful `capability.query`
+    /// answer (`data.hostVersion`, `data.environment`), when there was one.
+    public var hostVersion: String? = nil, environment: String? = nil
 }

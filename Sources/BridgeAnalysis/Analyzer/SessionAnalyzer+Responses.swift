@@ -50,6 +50,7 @@ extension SessionAnalyzer {
             c.steps[step].end = m.time
             c.steps[step].outcome = m.status?.rawValue ?? "no-status"
             c.steps[step].errorCode = m.errorCode?.rawValue
+            c.steps[step].recoverable = m.errorRecoverable
         }
         if isBusy { busyAnswer(&c, slot: req.action, m, step: step) }
         if m.errorRecoverable == false, m.status != .success {
@@ -127,6 +128,8 @@ extension SessionAnalyzer {
             c.mark(step, .hostReinit)
         }
         c.capabilitySignature = signature
+        c.hostVersion = data?["hostVersion"]?.stringValue
+        c.environment = data?["environment"]?.stringValue
         c.capabilities = caps
         c.lastCapabilityData = m.rawData
         c.lifecycleSinceQuery = false

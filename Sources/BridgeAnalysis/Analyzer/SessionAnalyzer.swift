@@ -91,7 +91,8 @@ public struct SessionAnalyzer: Sendable {
             return ConnectionReport(id: id, firstTime: c.firstTime, lastTime: c.lastTime, webMessages: c.webMessages,
                                     hostMessages: c.hostMessages, requests: c.requests, unanswered: c.open.count,
                                     steps: c.steps, stepsOmitted: c.stepsOmitted,
-                                    outcome: c.outcome ?? JourneyOutcome(state: "none"))
+                                    outcome: c.outcome ?? JourneyOutcome(state: "none"),
+                                    hostVersion: c.hostVersion, environment: c.environment)
         }
         summary.requests = reports.reduce(0) { $0 + $1.requests }
         summary.unanswered = reports.reduce(0) { $0 + $1.unanswered }
