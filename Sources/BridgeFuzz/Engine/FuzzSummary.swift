@@ -14,6 +14,8 @@ public struct FuzzSummary: Sendable {
         public var steps: Int
         /// Whether the case was minimized.
         public var minimized: Bool
+        /// Seconds into the run (of the job that found it) when it was found.
+        public var seconds: Double? = nil
     }
 
     /// The target's name.
@@ -97,6 +99,7 @@ public struct FuzzSummary: Sendable {
                     .init(key: "file", value: f.file.map { .string($0) } ?? .null),
                     .init(key: "steps", value: .integer(Int64(f.steps))),
                     .init(key: "minimized", value: .bool(f.minimized)),
+                    .init(key: "foundAfterSeconds", value: f.seconds.map { .number(JSONNumber(($0 * 10).rounded() / 10) ?? JSONNumber(0)) } ?? .null),
                 ]))
             })),
         ]))

@@ -76,7 +76,8 @@ extension FuzzSupervisor {
                 }
                 summary.findings.append(FuzzSummary.Entry(violation: v, file: f["file"]?.stringValue,
                                                           steps: Int(f["steps"]?.numberValue?.int64 ?? 0),
-                                                          minimized: f["minimized"] == .bool(true)))
+                                                          minimized: f["minimized"] == .bool(true),
+                                                          seconds: f["foundAfterSeconds"]?.numberValue.flatMap { Double($0.lexeme) }))
             }
         }
         if processes > 0 { summary.hostProcesses = (processes, cases) }

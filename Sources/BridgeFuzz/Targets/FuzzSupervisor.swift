@@ -46,7 +46,8 @@ public final class FuzzSupervisor {
         guard reported.insert(finding.violation.key).inserted else { return }
         let file = try? store.write(finding, target: options.target.description, scenario: scenarioJSON, seed: options.seed)
         summary.findings.append(FuzzSummary.Entry(violation: finding.violation, file: file ?? nil,
-                                                  steps: finding.input.steps.count, minimized: finding.minimized))
+                                                  steps: finding.input.steps.count, minimized: finding.minimized,
+                                                  seconds: finding.seconds))
     }
 
     func status(_ line: String) {
