@@ -21,6 +21,8 @@ public final class FuzzEngine {
         /// Black-box violations that did not show again in a fresh host process, so were
         /// not reported (they depended on an earlier case).
         var unconfirmed = 0
+        /// Cases stopped by the run's time with requests still inside their deadline.
+        var cutShort = 0
         /// Executions per second over the run.
         public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }
     }
@@ -162,6 +164,7 @@ public final class FuzzEngine {
         willRun?(input)
         stats.execs += 1
         let trace = fresh ? await target.confirm(input, until: runDeadline) : await target.run(input, until: runDeadline)
+        if trace.cutShort { stats.cutShort += 1 }
         var sink = FeatureSink()
         var violations = checker.check(trace, features: &sink)
         if !messageOracles.oracles.isEmpty {

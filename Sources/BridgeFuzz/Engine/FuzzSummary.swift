@@ -38,6 +38,8 @@ public struct FuzzSummary: Sendable {
     var hostProcesses: (processes: Int, cases: Int)?
     /// Black-box violations not shown again in a fresh process (not reported).
     var unconfirmed = 0
+    /// Cases the run's time stopped while a request could still be answered.
+    var cutShort = 0
 
     /// Executions per second.
     public var execsPerSecond: Double { seconds > 0 ? Double(execs) / seconds : 0 }
@@ -68,6 +70,11 @@ public struct FuzzSummary: Sendable {
             lines.append(String(format: "%d cases in %d host processes (%.1f cases per process)", h.cases, h.processes, Double(h.cases) / Double(h.processes)))
         }
         if unconfirmed > 0 { lines.append("\(unconfirmed) violation(s) did not show again in a fresh host process: not reported") }
+        if cutShort > 0 {
+            lines.append("\(cutShort) case(s) stopped by --time while a request could still be answered (not judged): a request "
+                + "is unanswered only at its deadline (PROTOCOL.md §2: 5 s for capability.query, 30 s otherwise); "
+                + "--response-timeout MS judges sooner")
+        }
         if findings.isEmpty { lines.append("no new findings") }
         for f in findings {
             lines.append("\(f.violation.oracle): \(f.violation.message)")
@@ -90,6 +97,7 @@ public struct FuzzSummary: Sendable {
             .init(key: "hostProcesses", value: hostProcesses.map { .integer(Int64($0.processes)) } ?? .null),
             .init(key: "casesPerProcess", value: hostProcesses.map { h in h.processes > 0 ? .integer(Int64(h.cases / h.processes)) : .null } ?? .null),
             .init(key: "unconfirmed", value: .integer(Int64(unconfirmed))),
+            .init(key: "cutShort", value: .integer(Int64(cutShort))),
             .init(key: "findings", value: .array(findings.map { f in
                 .object(JSONObject([
                     .init(key: "oracle", value: .string(f.violation.oracle.rawValue)),

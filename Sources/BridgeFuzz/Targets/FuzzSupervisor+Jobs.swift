@@ -60,6 +60,7 @@ extension FuzzSupervisor {
             summary.corpus = max(summary.corpus, Int(o["corpus"]?.numberValue?.int64 ?? 0))
             summary.features = max(summary.features, Int(o["features"]?.numberValue?.int64 ?? 0))
             summary.unconfirmed += Int(o["unconfirmed"]?.numberValue?.int64 ?? 0)
+            summary.cutShort += Int(o["cutShort"]?.numberValue?.int64 ?? 0)
             let procs = Int(o["hostProcesses"]?.numberValue?.int64 ?? 0)
             processes += procs
             cases += Int(o["execs"]?.numberValue?.int64 ?? 0)

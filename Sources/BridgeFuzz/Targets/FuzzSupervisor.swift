@@ -103,6 +103,7 @@ public final class FuzzSupervisor {
         summary.corpus = engine.stats.corpus
         summary.features = engine.stats.features
         summary.unconfirmed = engine.stats.unconfirmed
+        summary.cutShort = engine.stats.cutShort
         if let stdio = target as? StdioTarget { summary.hostProcesses = stdio.processStatistics }
     }
 }
