@@ -97,7 +97,7 @@ import Testing
         #expect(unverified > 0, "salvage hands out the lines decoded before the damage was found")
         #expect(total == plain.records.count + unverified)
         #expect(total <= records.count)
-        #expect(ArchiveCat.marked(ArchiveLine(number: 2, bytes: Array(#"{"seq":1}"#.utf8), frameOffset: 0, verified: false))
+        #expect(Array(ArchiveCat.marked(ArchiveLine(number: 2, bytes: Array(#"{"seq":1}"#.utf8), frameOffset: 0, verified: false)))
             == Array(#"{"unverified":true,"seq":1}"#.utf8))
     }
 }

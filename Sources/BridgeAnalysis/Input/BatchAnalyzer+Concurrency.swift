@@ -54,7 +54,7 @@ extension BatchAnalyzer {
         var bytes = 0
         while let item = lines.value.next() {
             batch.append(item)
-            if case .line(let l) = item { bytes += l.bytes.count }
+            if case .line(let l) = item { bytes += l.slice.count }
             if bytes >= batchBytes || batch.count >= batchItems {
                 await channel.send(batch, bytes: bytes)
                 batch = []

@@ -30,14 +30,14 @@ public struct ArchiveCat {
     }
 
     /// A line as printed: marked when its frame failed its checks.
-    static func marked(_ line: ArchiveLine) -> [UInt8] {
-        guard !line.verified else { return line.bytes }
-        if line.bytes.first == UInt8(ascii: "{") {
-            return Array(#"{"unverified":true,"#.utf8) + line.bytes.dropFirst()
+    static func marked(_ line: ArchiveLine) -> ArraySlice<UInt8> {
+        guard !line.verified else { return line.slice }
+        if line.slice.first == UInt8(ascii: "{") {
+            return (Array(#"{"unverified":true,"#.utf8) + line.slice.dropFirst())[...]
         }
         var out = Array(#"{"unverified":true,"text":"#.utf8)
-        JSONWriter.writeString(String(decoding: line.bytes, as: UTF8.self), into: &out)
-        return out + [UInt8(ascii: "}")]
+        JSONWriter.writeString(String(decoding: line.slice, as: UTF8.self), into: &out)
+        return (out + [UInt8(ascii: "}")])[...]
     }
 
     /// Prints the archive at `path` (`-`: standard input; judged by its content) to `fd` and returns the findings (also passed to
@@ -45,11 +45,12 @@ public struct ArchiveCat {
     ///
     /// - Throws: ``ArchiveError`` when the archive cannot be opened or output fails.
     public func run(path: String, to fd: Int32, diagnostic: (ArchiveFinding) -> Void = { _ in }) throws(ArchiveError) -> [ArchiveFinding] {
-        let reader = try ArchiveReader(source: PeekedInput.archive(path), salvage: salvage)
+        // Nothing of a line is kept once printed: lines are slices of the reader's buffer.
+        let reader = try ArchiveReader(source: PeekedInput.archive(path), salvage: salvage, sharedLines: true)
         var out = BufferedOutput(FileOutput(fileDescriptor: fd, name: "standard output", owned: false))
         let pretty = ArchivePrettyPrinter()
         switch format {
-        case .jsonl: try out.line(reader.headerLine.bytes)
+        case .jsonl: try out.line(reader.headerLine.slice)
         case .pretty: try out.line(TerminalText.render(pretty.render(reader.header), colour: false))
         }
         // Readings, not items: a record's bytes stay a slice of its line (no copy).
@@ -64,7 +65,7 @@ public struct ArchiveCat {
                 guard filter.matches(e) else { continue }
                 if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(e), colour: false)) } else if let line { try out.line(Self.marked(line)) }
             case .trailer(let t, _):
-                if format == .pretty { try out.line(TerminalText.render(pretty.render(t), colour: false)) } else if let line { try out.line(line.bytes) }
+                if format == .pretty { try out.line(TerminalText.render(pretty.render(t), colour: false)) } else if let line { try out.line(line.slice) }
             case .finding(let f, _):
                 diagnostic(f)
                 if format == .jsonl, filter.isEmpty, let line { try out.line(Self.marked(line)) }
@@ -83,6 +84,12 @@ struct BufferedOutput {
     init(_ file: FileOutput) {
         self.file = file
         buffer.reserveCapacity(64 << 10)
+    }
+
+    mutating func line(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) {
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        if buffer.count >= 64 << 10 { try flush() }
     }
 
     mutating func line(_ bytes: [UInt8]) throws(ArchiveError) {

@@ -50,7 +50,9 @@ public enum ArchiveExport {
     ///   be created or written.
     public static func run(archive: String, to targets: [Target]) throws(ArchiveError) -> [ArchiveFinding] {
         for t in targets { try OutputFile.checkNotInput(t.path, inputs: [archive]) }
-        let reader = try ArchiveReader(source: PeekedInput.archive(archive))
+        // A tap log keeps nothing of a reading: its lines can be slices of the reader's buffer.
+        let reader = try ArchiveReader(source: PeekedInput.archive(archive),
+                                       sharedLines: targets.allSatisfy { $0.exporter is TapLogExporter })
         var outputs: [OutputFile] = []  // filled below
         for t in targets { outputs.append(try OutputFile(path: t.path, inputs: [archive])) }
         var exporters = targets.map(\.exporter)

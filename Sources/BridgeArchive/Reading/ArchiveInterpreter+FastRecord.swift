@@ -4,7 +4,7 @@ extension ArchiveInterpreter {
     /// A `msg` record line read without a full parse; nil for anything else (the line
     /// then goes through the full decoder).
     func fastRecord(_ line: ArchiveLine) -> ArchiveRecordView? {
-        line.bytes.withUnsafeBytes { b -> ArchiveRecordView? in
+        line.slice.withUnsafeBytes { b -> ArchiveRecordView? in
             guard let members = RecordLineScanner.members(b, maxDepth: BridgeArchiveFormat.lineLimits.maxDepth) else { return nil }
             var seq: Int?, time: Int64?, dir: String?, conn: String?, msg: Range<Int>?
             let small = JSONParser(limits: BridgeArchiveFormat.messageLimits)
@@ -33,7 +33,7 @@ extension ArchiveInterpreter {
             }
             guard let seq, let time, let dir, let conn, let msg else { return nil }
             return ArchiveRecordView(seq: seq, time: time, direction: ArchiveDirection(rawValue: dir), connection: conn,
-                                     payload: line.bytes[msg], encoding: .message)
+                                     payload: line.slice[(line.slice.startIndex + msg.lowerBound)..<(line.slice.startIndex + msg.upperBound)], encoding: .message)
         }
     }
 }

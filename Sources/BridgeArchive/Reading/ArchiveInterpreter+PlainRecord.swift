@@ -12,7 +12,7 @@ extension ArchiveInterpreter {
     /// and ``fastRecord(_:)`` (the general scan) reads the line: every line this accepts,
     /// that one accepts too, with the same record (held by the interpreter's tests).
     func plainRecord(_ line: ArchiveLine) -> ArchiveRecordView? {
-        line.bytes.withUnsafeBytes { b -> ArchiveRecordView? in
+        line.slice.withUnsafeBytes { b -> ArchiveRecordView? in
             var i = RecordLineScanner.skipSpace(b, 0)
             guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
             var seen = 0
@@ -63,7 +63,7 @@ extension ArchiveInterpreter {
             }
             guard seen == 31, let dir, let conn, let msg else { return nil }
             return ArchiveRecordView(seq: seq, time: time, direction: ArchiveDirection(rawValue: dir), connection: conn,
-                                     payload: line.bytes[msg], encoding: .message)
+                                     payload: line.slice[(line.slice.startIndex + msg.lowerBound)..<(line.slice.startIndex + msg.upperBound)], encoding: .message)
         }
     }
 

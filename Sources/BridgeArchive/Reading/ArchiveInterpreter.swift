@@ -78,7 +78,7 @@ public struct ArchiveInterpreter: Sendable {
     private mutating func slow(_ line: ArchiveLine, into out: inout [ArchiveReading]) {
         let entry: ArchiveEntry
         do throws(ArchiveLineError) {
-            entry = try decoder.decode(line.bytes, formatVersion: header.formatVersion)
+            entry = try decoder.decode(line.bytes, formatVersion: header.formatVersion)  // a copy only of a shared line
         } catch {
             report(.invalidLine, line, "line \(line.number) skipped: \(error.reason)", into: &out)
             return

@@ -92,11 +92,12 @@ extension ArchiveLineReader {
             finding(.lineTooLong, at: offset, line: linesRead + 1,
                     "line \(linesRead + 1) is longer than \(maxLineBytes) bytes and has no end; skipped")
             discarding = false
-        } else if !pending.isEmpty {
+        } else if !pending.isEmpty || store.count > lineStart {
             finding(.partialLine, at: offset, line: linesRead + 1,
-                    "\(pending.count) bytes of an incomplete line \(linesRead + 1) dropped")
+                    "\(pending.count + store.count - lineStart) bytes of an incomplete line \(linesRead + 1) dropped")
         }
         pending.removeAll()
+        lineStart = store.count
     }
 
     /// libzstd reported an error. It then leaves both buffers' positions where the
@@ -202,7 +203,7 @@ extension ArchiveLineReader {
     func hold(from mark: Int) {
         guard mark < queue.count else { return }
         for item in queue[mark...] {
-            if case .line(let l) = item { heldBytes += l.bytes.count }
+            if case .line(let l) = item { heldBytes += l.byteCount }
             held.append(item)
         }
         queue.removeSubrange(mark...)

@@ -8,6 +8,7 @@ extension ArchiveLineReader {
     /// Cuts the first `count` decompressed bytes of `output` into lines, checking the
     /// line length limit before buffering anything.
     func split(_ count: Int) {
+        if sharedLines { return splitShared(count) }
         output.withUnsafeBytes { o in
             let base = o.baseAddress!
             var start = 0
@@ -44,8 +45,49 @@ extension ArchiveLineReader {
         }
     }
 
+    /// ``split(_:)`` with ``sharedLines``: the line's bytes are appended to ``store`` and
+    /// the line refers to them (``ArchiveLine/span``) until it is handed out. The line
+    /// being read is `store[lineStart...]`.
+    private func splitShared(_ count: Int) {
+        output.withUnsafeBytes { o in
+            let base = o.baseAddress!
+            var start = 0
+            while start < count {
+                let found = memchr(base + start, 0x0A, count - start)
+                let end = found.map { base.distance(to: UnsafeRawPointer($0)) } ?? count
+                let segment = UnsafeRawBufferPointer(start: base + start, count: end - start)
+                if discarding {
+                    // skipping an over-long line
+                } else if store.count - lineStart + segment.count > maxLineBytes {
+                    discarding = true
+                    store.removeSubrange(lineStart...)
+                } else {
+                    store.append(contentsOf: segment)
+                    if found != nil {
+                        linesRead += 1
+                        var line = ArchiveLine(number: linesRead, slice: [], frameOffset: frameStart)
+                        line.span = lineStart..<store.count
+                        queue.append(.line(line))
+                        lineStart = store.count
+                    }
+                }
+                if found != nil {
+                    if discarding {
+                        linesRead += 1
+                        finding(.lineTooLong, at: frameStart, line: linesRead,
+                                "line \(linesRead) is longer than \(maxLineBytes) bytes; skipped")
+                        discarding = false
+                    }
+                    start = end + 1
+                } else {
+                    start = count
+                }
+            }
+        }
+    }
+
     private func emit(_ bytes: [UInt8]) {
         linesRead += 1
-        queue.append(.line(ArchiveLine(number: linesRead, bytes: bytes, frameOffset: frameStart)))
+        queue.append(.line(ArchiveLine(number: linesRead, slice: bytes[...], frameOffset: frameStart)))
     }
 }

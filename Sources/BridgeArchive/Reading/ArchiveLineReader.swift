@@ -4,13 +4,52 @@ import CZstd
 public struct ArchiveLine: Sendable, Hashable {
     /// 1-based line number in the decompressed stream (the header is line 1).
     public var number: Int
-    /// The line's bytes, exactly as in the archive.
-    public var bytes: [UInt8]
+    /// The line's bytes, exactly as in the archive: its own array, or (from a reader
+    /// made with `sharedLines: true`) a slice of the frame's decompressed bytes. Indices
+    /// are those of the underlying buffer.
+    public var slice: ArraySlice<UInt8>
     /// Offset in the compressed file of the zstd frame the line ended in.
     public var frameOffset: Int
     /// False for a line of a frame whose checksum failed or that is corrupt, handed out
     /// only by a reader made with `salvage: true` (docs/FORMAT.md §7).
     public var verified: Bool = true
+    /// Where the bytes are in the reader's frame buffer, until ``ArchiveLineReader``
+    /// hands the line out (then nil and ``slice`` set).
+    var span: Range<Int>?
+
+    /// The line's bytes as an array of their own (a copy when ``slice`` is part of a
+    /// larger buffer).
+    public var bytes: [UInt8] {
+        get { Array(slice) }
+        set { slice = newValue[...] }
+    }
+
+    /// A line with the given bytes.
+    public init(number: Int, bytes: [UInt8], frameOffset: Int, verified: Bool = true) {
+        self.init(number: number, slice: bytes[...], frameOffset: frameOffset, verified: verified)
+    }
+
+    /// A line whose bytes are a slice of some buffer.
+    public init(number: Int, slice: ArraySlice<UInt8>, frameOffset: Int, verified: Bool = true) {
+        self.number = number
+        self.slice = slice
+        self.frameOffset = frameOffset
+        self.verified = verified
+    }
+
+    /// The length of the line in bytes, handed out or not.
+    var byteCount: Int { span?.count ?? slice.count }
+
+    public static func == (a: ArchiveLine, b: ArchiveLine) -> Bool {
+        a.number == b.number && a.frameOffset == b.frameOffset && a.verified == b.verified && a.slice.elementsEqual(b.slice)
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(number)
+        h.combine(frameOffset)
+        h.combine(verified)
+        slice.withUnsafeBytes { h.combine(bytes: $0) }
+    }
 }
 
 /// Streams the lines of a zstd-compressed JSON Lines file with bounded memory, and
@@ -60,6 +99,11 @@ public final class ArchiveLineReader {
     /// Decompressed bytes of one frame held for its checksum; past this, its lines are
     /// handed out unverified (with a finding). Default 64 MiB.
     public let maxHeldBytes: Int
+    /// Whether lines are handed out as slices of one buffer of decompressed bytes
+    /// (reused once a frame's lines are all handed out) instead of an array each: for a
+    /// consumer that lets go of every line before asking for the next frame's (`cat`,
+    /// `export --jsonl`); one that keeps lines keeps their frame's buffer alive.
+    public let sharedLines: Bool
 
     var source: any ArchiveByteSource
     let dctx: OpaquePointer
@@ -70,6 +114,10 @@ public final class ArchiveLineReader {
     var inFrame = false
     var finished = false
     var pending: [UInt8] = []
+    /// With ``sharedLines``: the decompressed bytes of the lines not yet handed out
+    /// (and of those handed out since the last reset), and where the line being read starts.
+    var store: [UInt8] = []
+    var lineStart = 0
     var discarding = false
     var queue: [Item] = []
     var queueIndex = 0
@@ -80,7 +128,8 @@ public final class ArchiveLineReader {
 
     /// Reads from `source`.
     public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes,
-                maxWindowLog: Int32 = 24, salvage: Bool = false, maxHeldBytes: Int = 64 << 20) throws(ArchiveError) {
+                maxWindowLog: Int32 = 24, salvage: Bool = false, maxHeldBytes: Int = 64 << 20,
+                sharedLines: Bool = false) throws(ArchiveError) {
         guard let d = ZSTD_createDCtx() else {
             throw ArchiveError(.compression, path: source.name, "ZSTD_createDCtx failed (out of memory)")
         }
@@ -90,6 +139,7 @@ public final class ArchiveLineReader {
         self.maxWindowLog = maxWindowLog
         self.salvage = salvage
         self.maxHeldBytes = max(1, maxHeldBytes)
+        self.sharedLines = sharedLines
         input = [UInt8](repeating: 0, count: ZSTD_DStreamInSize())
         output = [UInt8](repeating: 0, count: ZSTD_DStreamOutSize())
         let r = ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, maxWindowLog)
@@ -114,12 +164,27 @@ public final class ArchiveLineReader {
         while queueIndex == queue.count {
             queue.removeAll(keepingCapacity: true)
             queueIndex = 0
+            if sharedLines && held.isEmpty { resetStore() }
             if finished { return nil }
             step()
         }
         let item = queue[queueIndex]
         queueIndex += 1
+        if case .line(var l) = item, let span = l.span {
+            // The header is kept by the reader: an array of its own, not the frame's buffer.
+            l.slice = l.number == 1 ? Array(store[span])[...] : store[span]
+            l.span = nil
+            return .line(l)
+        }
         return item
+    }
+
+    /// Every line before the one being read was handed out: their bytes go (a line still
+    /// held by the consumer keeps the old buffer; this one then starts a new one).
+    private func resetStore() {
+        guard lineStart > 0 else { return }
+        store.removeSubrange(0..<lineStart)
+        lineStart = 0
     }
 
     func finding(_ kind: ArchiveFinding.Kind, at offset: Int, line: Int?, _ message: String) {

@@ -50,10 +50,13 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
 
     /// Reads an archive from any byte source and reads its header. With `salvage`, the
     /// lines of damaged frames are handed out too, marked (``ArchiveLine/verified``).
+    /// With `sharedLines`, lines (and records' bytes) are slices of one reused buffer
+    /// (``ArchiveLineReader/sharedLines``): for a consumer that keeps nothing of a reading
+    /// once it asks for the next frame's.
     public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes, salvage: Bool = false,
-                logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
+                sharedLines: Bool = false, logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
         let name = source.name
-        lines = try ArchiveLineReader(source: source, maxLineBytes: maxLineBytes, salvage: salvage)
+        lines = try ArchiveLineReader(source: source, maxLineBytes: maxLineBytes, salvage: salvage, sharedLines: sharedLines)
         self.logger = logger
         guard let first = lines.next() else {
             throw ArchiveError(.notAnArchive, path: name, "the file is empty: not a bridgescope archive")
