@@ -110,18 +110,41 @@ struct FleetTests {
     @Test(arguments: 0..<40)
     func onePassEqualsValueAtPercentile(seed: Int) {
         var rng = SplitMix64(seed: UInt64(seed) &+ 0x9E3779B97F4A7C15)
-        var h = LatencyRecorder.PerAction().histogram
+        var h = LatencyRecorder.newHistogram()
         let n = [1, 2, 3, 10, 100, 1000, 5000][seed % 7]
         for _ in 0..<n {
             let scale = [1_000, 100_000, 10_000_000, 200_000_000][Int(rng.next() % 4)]
             _ = h.record(1 + rng.next() % UInt64(scale))
         }
         if seed % 5 == 0 {
-            var other = LatencyRecorder.PerAction().histogram
+            var other = LatencyRecorder.newHistogram()
             _ = other.record(123_456_789)
             h.add(other)
         }
         let levels: [Double] = [1, 25, 50, 75, 90, 99, 99.9]
         #expect(LatencyRecorder.percentiles(h, levels) == levels.map { h.valueAtPercentile($0) })
+    }
+}
+
+/// A fleet session's latency (samples, no percentiles) merges into exactly the
+/// statistics of the plain session's histogram, below and past `maxSamples`.
+@Suite struct FleetSamplingTests {
+    @Test(arguments: [1, 10, LatencyRecorder.maxSamples, LatencyRecorder.maxSamples + 1, 3_000])
+    func samplesMergeLikeTheHistogram(n: Int) {
+        var rng = SplitMix64(seed: UInt64(n))
+        var plain = LatencyRecorder(keepSlowest: 5), fleet = LatencyRecorder(keepSlowest: 5, sampling: true)
+        for i in 0..<n {
+            let nanos = Int64(1 + rng.next() % 40_000_000_000)
+            plain.record(action: "a", nanos: nanos, correlationId: "c\(i)", connection: "x", record: i)
+            fleet.record(action: "a", nanos: nanos, correlationId: "c\(i)", connection: "x", record: i)
+        }
+        let l = fleet.report()[0]
+        #expect(l.p50 == 0 && l.max == plain.report()[0].max)
+        #expect(l.samples.count == (n <= LatencyRecorder.maxSamples ? n : 0))
+        var fromPlain = LatencyRecorder.PerAction(), fromFleet = LatencyRecorder.PerAction()
+        fromPlain.merge(plain.report()[0], keepSlowest: 5)
+        fromFleet.merge(l, keepSlowest: 5)
+        #expect(LatencyRecorder.statistics(action: "a", fromFleet) == LatencyRecorder.statistics(action: "a", fromPlain))
+        #expect(LatencyRecorder.statistics(action: "a", fromFleet) == plain.report()[0])
     }
 }

@@ -18,6 +18,9 @@ public struct AnalyzerConfiguration: Sendable, Hashable {
     var busyStormWindowMilliseconds: Int64
     /// Memory limits.
     public var limits: Limits
+    /// A session of a fleet (``FleetAnalyzer``): the report's latency keeps the samples
+    /// for the fleet's histograms and computes no percentiles (p50, p90, p99 are 0).
+    var fleetSession = false
 
     /// The documented defaults.
     public init(timeouts: ActionTimeouts = ActionTimeouts(), timestampToleranceMilliseconds: Int64 = 1_000,

@@ -36,8 +36,14 @@ public struct ActionLatency: Sendable, Hashable {
     public var slowest: [LatencySample]
     /// Counts per fixed bucket (``LatencyRecorder/bucketBounds``).
     public var buckets: [LatencyBucket]
-    /// The full histogram (microseconds), for merging across sessions.
+    /// The full histogram (microseconds), for merging across sessions. Empty in a
+    /// fleet's per-session reports while ``samples`` holds the latencies.
     public var histogram: Histogram<UInt64>
+    /// In a fleet's per-session reports (``AnalyzerConfiguration/fleetSession``): the
+    /// latencies in microseconds, recorded one by one into the aggregate's histograms,
+    /// while there are at most ``LatencyRecorder/maxSamples``; else empty and the
+    /// histogram holds them.
+    var samples: [UInt64] = []
 
     /// Equality ignores the histogram's internal layout, comparing the statistics.
     public static func == (a: ActionLatency, b: ActionLatency) -> Bool {
@@ -58,22 +64,56 @@ struct LatencyRecorder {
     static let bucketBounds: [Int64] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000,
                                         30_000, 60_000, 120_000, 300_000]
 
+    /// A new histogram for one action: sized for 2^24 µs (16.8 s) from the start and
+    /// auto-resizing past it: growing one bucket at a time from the smallest size
+    /// (hdrhistogram-swift appends through an unspecialized generic path) was 58% of the
+    /// CPU of a fleet of small sessions. 15,360 counts, 123 kB.
+    static func newHistogram() -> Histogram<UInt64> {
+        var h = Histogram<UInt64>(highestTrackableValue: 1 << 24, numberOfSignificantValueDigits: .three)
+        h.autoResize = true
+        return h
+    }
+
+    /// The empty histogram of a fleet session's action whose latencies are in `samples`:
+    /// one for all (copy on write), not 15,360 counts per action and session.
+    static let placeholderHistogram = Histogram<UInt64>(highestTrackableValue: 2, numberOfSignificantValueDigits: .three)
+
+    /// Latencies a fleet session keeps per action as a list before it makes a histogram.
+    static let maxSamples = 1_024
+
     struct PerAction {
-        /// Sized for 2^24 µs (16.8 s) from the start and auto-resizing past it: growing
-        /// one bucket at a time from the smallest size (hdrhistogram-swift appends through
-        /// an unspecialized generic path) was 58% of the CPU of a fleet of small sessions.
-        var histogram: Histogram<UInt64> = {
-            var h = Histogram<UInt64>(highestTrackableValue: 1 << 24, numberOfSignificantValueDigits: .three)
-            h.autoResize = true
-            return h
-        }()
+        /// Nil while the latencies are in `samples` (a fleet session) or none were recorded.
+        var storedHistogram: Histogram<UInt64>?
+        var samples: [UInt64] = []
         var buckets = [Int](repeating: 0, count: LatencyRecorder.bucketBounds.count + 1)
         var slowest: [LatencySample] = []
         var count = 0
 
-        mutating func add(_ sample: LatencySample, keepSlowest: Int) {
+        /// The histogram of every latency recorded (samples included).
+        var histogram: Histogram<UInt64> {
+            var h = storedHistogram ?? LatencyRecorder.newHistogram()
+            for v in samples { _ = h.record(v) }
+            return h
+        }
+
+        /// Records one latency in the histogram, made on first use.
+        mutating func record(_ micros: UInt64) {
+            if storedHistogram == nil { storedHistogram = LatencyRecorder.newHistogram() }
+            _ = storedHistogram!.record(micros)
+        }
+
+        /// Records one latency; with `sampling`, in `samples` up to ``LatencyRecorder/maxSamples``.
+        mutating func add(_ sample: LatencySample, keepSlowest: Int, sampling: Bool = false) {
             let micros = sample.micros
-            _ = histogram.record(UInt64(micros))
+            if sampling && storedHistogram == nil && samples.count < LatencyRecorder.maxSamples {
+                samples.append(UInt64(micros))
+            } else {
+                if !samples.isEmpty {
+                    for v in samples { record(v) }
+                    samples = []
+                }
+                record(UInt64(micros))
+            }
             count += 1
             let ms = (micros + 999) / 1_000
             buckets[LatencyRecorder.bucketBounds.firstIndex { ms <= $0 } ?? LatencyRecorder.bucketBounds.count] += 1
@@ -92,9 +132,14 @@ struct LatencyRecorder {
     /// Where actions past `maxActions` are counted.
     static let otherActions = "(other actions)"
 
-    init(keepSlowest: Int, maxActions: Int = 1_000) {
+    /// A fleet session's recorder: latencies kept as lists (``ActionLatency/samples``)
+    /// and no percentiles computed.
+    let sampling: Bool
+
+    init(keepSlowest: Int, maxActions: Int = 1_000, sampling: Bool = false) {
         self.keepSlowest = keepSlowest
         self.maxActions = maxActions
+        self.sampling = sampling
     }
 
     /// Records one request's latency (negative values, from clock skew, count as 0).
@@ -103,27 +148,44 @@ struct LatencyRecorder {
         let sample = LatencySample(correlationId: correlationId, connection: connection, micros: micros, record: record)
         let key = actions[action] != nil || actions.count < maxActions ? action : Self.otherActions
         // Mutated in place through the dictionary, so the histogram is never copied.
-        actions[key, default: PerAction()].add(sample, keepSlowest: keepSlowest)
+        actions[key, default: PerAction()].add(sample, keepSlowest: keepSlowest, sampling: sampling)
     }
 
-    /// The statistics, sorted by action.
+    /// The statistics, sorted by action. A sampling recorder's (a fleet session's) have
+    /// no percentiles (0): nobody prints them, the fleet merges the samples.
     func report() -> [ActionLatency] {
         actions.keys.sorted().map { name in
-            Self.statistics(action: name, actions[name]!)
+            sampling ? Self.samples(action: name, actions[name]!) : Self.statistics(action: name, actions[name]!)
         }
     }
 
-    static func statistics(action: String, _ a: PerAction) -> ActionLatency {
+    static func buckets(_ a: PerAction) -> [LatencyBucket] {
         var buckets: [LatencyBucket] = []
+        buckets.reserveCapacity(a.buckets.count)
         for (i, c) in a.buckets.enumerated() {
             buckets.append(LatencyBucket(upperMillis: i < bucketBounds.count ? bucketBounds[i] : nil, count: c))
         }
+        return buckets
+    }
+
+    static func statistics(action: String, _ a: PerAction) -> ActionLatency {
         let h = a.histogram
         let p = percentiles(h, [50, 90, 99])
         return ActionLatency(action: action, count: a.count,
                              p50: Int64(p[0]), p90: Int64(p[1]),
                              p99: Int64(p[2]), max: Int64(h.maxRecorded),
-                             slowest: a.slowest, buckets: buckets, histogram: h)
+                             slowest: a.slowest, buckets: buckets(a), histogram: h)
+    }
+
+    /// A fleet session's statistics: count, maximum, buckets, slowest and the samples
+    /// (or the histogram past ``maxSamples``), no percentiles.
+    static func samples(action: String, _ a: PerAction) -> ActionLatency {
+        let h = a.storedHistogram ?? placeholderHistogram
+        let max = Swift.max(a.samples.max() ?? 0, h.totalCount > 0 ? h.maxRecorded : 0)
+        var l = ActionLatency(action: action, count: a.count, p50: 0, p90: 0, p99: 0, max: Int64(max),
+                              slowest: a.slowest, buckets: buckets(a), histogram: h)
+        l.samples = a.samples
+        return l
     }
 
     /// What `valueAtPercentile` returns for each of `levels` (ascending, 0 < level < 100),
@@ -155,14 +217,24 @@ struct LatencyRecorder {
         for r in reports {
             for var l in r.latency {
                 for i in l.slowest.indices where l.slowest[i].source == nil { l.slowest[i].source = r.source }
-                var a = merged[l.action] ?? PerAction()
-                a.histogram.add(l.histogram)
-                a.count += l.count
-                for (i, b) in l.buckets.enumerated() where i < a.buckets.count { a.buckets[i] += b.count }
-                a.slowest = Array((a.slowest + l.slowest).sorted { $0.micros > $1.micros }.prefix(keepSlowest))
-                merged[l.action] = a
+                merged[l.action, default: PerAction()].merge(l, keepSlowest: keepSlowest)
             }
         }
         return merged.keys.sorted().map { statistics(action: $0, merged[$0]!) }
+    }
+}
+
+extension LatencyRecorder.PerAction {
+    /// Adds one session's statistics of the action: its histogram added, or its samples
+    /// recorded one by one (a fleet session's), buckets summed, slowest re-ranked.
+    mutating func merge(_ l: ActionLatency, keepSlowest: Int) {
+        if l.histogram.totalCount > 0 {
+            if storedHistogram == nil { storedHistogram = LatencyRecorder.newHistogram() }
+            storedHistogram!.add(l.histogram)
+        }
+        for v in l.samples { record(v) }
+        count += l.count
+        for (i, b) in l.buckets.enumerated() where i < buckets.count { buckets[i] += b.count }
+        slowest = Array((slowest + l.slowest).sorted { $0.micros > $1.micros }.prefix(keepSlowest))
     }
 }

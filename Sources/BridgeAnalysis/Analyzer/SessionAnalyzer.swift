@@ -42,7 +42,7 @@ public struct SessionAnalyzer: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.latency = LatencyRecorder(keepSlowest: configuration.limits.slowestPerAction,
-                                       maxActions: configuration.limits.maxActions)
+                                       maxActions: configuration.limits.maxActions, sampling: configuration.fleetSession)
     }
 
     /// Feeds one record. Records are expected in capture order; a record whose time is

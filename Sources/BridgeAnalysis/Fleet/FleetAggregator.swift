@@ -106,13 +106,3 @@ public struct FleetAggregator: Sendable {
         }
     }
 }
-
-extension LatencyRecorder.PerAction {
-    /// Adds one session's statistics of the action.
-    mutating func merge(_ l: ActionLatency, keepSlowest: Int) {
-        histogram.add(l.histogram)
-        count += l.count
-        for (i, b) in l.buckets.enumerated() where i < buckets.count { buckets[i] += b.count }
-        slowest = Array((slowest + l.slowest).sorted { $0.micros > $1.micros }.prefix(keepSlowest))
-    }
-}

@@ -8,7 +8,8 @@ import Logging
 ///
 /// An input that cannot be read is counted and named, and the run goes on. The caller's
 /// task owns the work and its cancellation; `each` sees every report in the caller's
-/// task, one at a time (`analyze --otlp` sends it on), before it is dropped.
+/// task, one at a time (`analyze --otlp` sends it on), before it is dropped. Those
+/// reports' latency has no percentiles (``AnalyzerConfiguration/fleetSession``).
 public struct FleetAnalyzer: Sendable {
     /// The analysis configuration for every session.
     public var configuration: AnalyzerConfiguration
@@ -84,6 +85,8 @@ public struct FleetAnalyzer: Sendable {
             var source = try SessionInput.open(path)
             let header = (source as? ArchiveEventSource)?.header
             if let t = header?.startTime, !inWindow(t) { return .outside }
+            var configuration = configuration
+            configuration.fleetSession = true
             let report = try SessionAnalyzer.analyze(&source, name: path, configuration: configuration, logger: logger)
             if header == nil, let t = report.summary.firstTime, !inWindow(t) { return .outside }
             return .report(report, header)
