@@ -54,21 +54,30 @@ public struct ArchiveCat {
         case .pretty: try out.line(TerminalText.render(pretty.render(reader.header), colour: false))
         }
         // Readings, not items: a record's bytes stay a slice of its line (no copy).
+        // A finding about a line that is also read as an item (a record after a
+        // sequence gap, a trailer whose counts disagree) comes next to it: its line is
+        // printed once.
+        var lastPrinted = format == .jsonl ? reader.headerLine.number : -1
+        func once(_ line: ArchiveLine, _ print: () throws(ArchiveError) -> Void) throws(ArchiveError) {
+            guard line.number != lastPrinted else { return }
+            lastPrinted = line.number
+            try print()
+        }
         while let reading = reader.nextReading() {
             let line = reading.line
             let mark = line?.verified == false ? "UNVERIFIED " : ""
             switch reading {
             case .record(let view, _):
                 if !filter.isEmpty { guard filter.matches(view.record) else { continue } }
-                if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(view.record), colour: false)) } else if let line { try out.line(Self.marked(line)) }
+                if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(view.record), colour: false)) } else if let line { try once(line) { () throws(ArchiveError) in try out.line(Self.marked(line)) } }
             case .event(let e, _):
                 guard filter.matches(e) else { continue }
-                if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(e), colour: false)) } else if let line { try out.line(Self.marked(line)) }
+                if format == .pretty { try out.line(TerminalText.render(mark + pretty.render(e), colour: false)) } else if let line { try once(line) { () throws(ArchiveError) in try out.line(Self.marked(line)) } }
             case .trailer(let t, _):
-                if format == .pretty { try out.line(TerminalText.render(pretty.render(t), colour: false)) } else if let line { try out.line(line.slice) }
+                if format == .pretty { try out.line(TerminalText.render(pretty.render(t), colour: false)) } else if let line { try once(line) { () throws(ArchiveError) in try out.line(line.slice) } }
             case .finding(let f, _):
                 diagnostic(f)
-                if format == .jsonl, filter.isEmpty, let line { try out.line(Self.marked(line)) }
+                if format == .jsonl, filter.isEmpty, let line { try once(line) { () throws(ArchiveError) in try out.line(Self.marked(line)) } }
             }
         }
         try out.flush()
