@@ -114,4 +114,67 @@ struct PlainRecordTests {
         }
         #expect(ended > 1_000)
     }
+
+    /// The eight-bytes-at-a-time skips (`shortStringEnd`, `containerEnd`) against the
+    /// byte-by-byte scans, on bytes that look like quotes and brackets to a careless
+    /// test (`Y`, `_`, `y`, DEL, 0x02, 0x3B, bytes above 0x7F), at every alignment and
+    /// near the end of the buffer.
+    @Test func eightByteSkipsAgreeWithTheByteScans() {
+        var state: UInt64 = 0x5A
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let alphabet: [UInt8] = Array(#"{}[]"\a,:Y_y;"#.utf8) + [0x7F, 0x02, 0x80, 0xDB, 0xFD, 0xA2]
+        var strings = 0, containers = 0
+        for _ in 0..<30_000 {
+            var bytes: [UInt8] = Array(repeating: UInt8(ascii: " "), count: Int(next() % 9))
+            let open = bytes.count
+            bytes.append(next() % 3 == 0 ? UInt8(ascii: "\"") : (next() % 2 == 0 ? UInt8(ascii: "{") : UInt8(ascii: "[")))
+            for _ in 0..<(next() % 90) {
+                let r = next() % 30
+                if r == 0 {
+                    bytes += Array(repeating: UInt8(ascii: "a"), count: Int(next() % 100))
+                } else if r == 1 {
+                    bytes += Array(repeating: UInt8(ascii: "\\"), count: Int(next() % 5))
+                } else {
+                    bytes.append(alphabet[Int(next() % UInt64(alphabet.count))])
+                }
+            }
+            bytes.withUnsafeBytes { b in
+                if b[open] == UInt8(ascii: "\"") {
+                    let fast = RecordLineScanner.shortStringEnd(b, open), slow = RecordLineScanner.stringEnd(b, open)
+                    #expect(fast == slow, "\(bytes)")
+                    if fast != nil { strings += 1 }
+                } else {
+                    let depth = Int(next() % 6) + 1
+                    var reference: Int?
+                    var d = 0, i = open
+                    scan: while i < b.count {
+                        switch b[i] {
+                        case UInt8(ascii: "\""):
+                            guard let e = RecordLineScanner.stringEnd(b, i) else { break scan }
+                            i = e
+                            continue
+                        case UInt8(ascii: "{"), UInt8(ascii: "["):
+                            d += 1
+                            if d > depth { break scan }
+                        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                            d -= 1
+                            if d == 0 { reference = i + 1; break scan }
+                        default: break
+                        }
+                        i += 1
+                    }
+                    let fast = RecordLineScanner.valueEnd(b, open, maxDepth: depth)
+                    #expect(fast == reference, "\(bytes)")
+                    if fast != nil { containers += 1 }
+                }
+            }
+        }
+        #expect(strings > 1_000 && containers > 1_000)
+    }
 }

@@ -63,7 +63,9 @@ public struct ArchiveCat {
             lastPrinted = line.number
             try print()
         }
-        while let reading = reader.nextReading() {
+        // A clean archive's plain record lines, without a filter, are printed as they are, a run at once.
+        let bulk = format == .jsonl && filter.isEmpty
+        while let reading = try bulk ? reader.nextReading(plain: { (run, _) throws(ArchiveError) in try out.bytes(run) }) : reader.nextReading() {
             let line = reading.line
             let mark = line?.verified == false ? "UNVERIFIED " : ""
             switch reading {
@@ -104,6 +106,12 @@ struct BufferedOutput {
     mutating func line(_ bytes: [UInt8]) throws(ArchiveError) {
         buffer.append(contentsOf: bytes)
         buffer.append(0x0A)
+        if buffer.count >= 64 << 10 { try flush() }
+    }
+
+    /// Bytes as they are (lines with their newlines).
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= 64 << 10 { try flush() }
     }
 

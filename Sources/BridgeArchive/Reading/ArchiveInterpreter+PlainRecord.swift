@@ -13,58 +13,84 @@ extension ArchiveInterpreter {
     /// that one accepts too, with the same record (held by the interpreter's tests).
     func plainRecord(_ line: ArchiveLine) -> ArchiveRecordView? {
         line.slice.withUnsafeBytes { b -> ArchiveRecordView? in
-            var i = RecordLineScanner.skipSpace(b, 0)
-            guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
-            var seen = 0
-            var seq = 0, time: Int64 = 0, dir: String?, conn: String?, msg: Range<Int>?
-            i = RecordLineScanner.skipSpace(b, i + 1)
-            while true {
-                guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
-                guard let keyEnd = RecordLineScanner.stringEnd(b, i) else { return nil }
-                let key = (i + 1)..<(keyEnd - 1)
-                i = RecordLineScanner.skipSpace(b, keyEnd)
-                guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
-                i = RecordLineScanner.skipSpace(b, i + 1)
-                guard let end = RecordLineScanner.valueEnd(b, i, maxDepth: BridgeArchiveFormat.lineLimits.maxDepth) else { return nil }
-                let value = i..<end
-                let bit: Int
-                if Self.plainKey(b, key, "msg") {
-                    bit = 1
-                    msg = value
-                } else if Self.plainKey(b, key, "seq") {
-                    bit = 2
-                    guard let v = Self.plainInteger(b, value, negative: false) else { return nil }
-                    seq = Int(v)
-                } else if Self.plainKey(b, key, "t") {
-                    bit = 4
-                    guard let v = Self.plainInteger(b, value, negative: true) else { return nil }
-                    time = v
-                } else if Self.plainKey(b, key, "dir") {
-                    bit = 8
-                    guard let s = Self.plainString(b, value) else { return nil }
-                    dir = s
-                } else if Self.plainKey(b, key, "conn") {
-                    bit = 16
-                    guard let s = Self.plainString(b, value) else { return nil }
-                    conn = s
-                } else {
-                    return nil
-                }
-                guard seen & bit == 0 else { return nil }
-                seen |= bit
-                i = RecordLineScanner.skipSpace(b, end)
-                guard i < b.count else { return nil }
-                if b[i] == UInt8(ascii: "}") {
-                    guard RecordLineScanner.skipSpace(b, i + 1) == b.count else { return nil }
-                    break
-                }
-                guard b[i] == UInt8(ascii: ",") else { return nil }
-                i = RecordLineScanner.skipSpace(b, i + 1)
-            }
-            guard seen == 31, let dir, let conn, let msg else { return nil }
-            return ArchiveRecordView(seq: seq, time: time, direction: ArchiveDirection(rawValue: dir), connection: conn,
-                                     payload: line.slice[(line.slice.startIndex + msg.lowerBound)..<(line.slice.startIndex + msg.upperBound)], encoding: .message)
+            guard let f = Self.plainFields(b) else { return nil }
+            let base = line.slice.startIndex
+            return ArchiveRecordView(seq: f.seq, time: f.time, direction: ArchiveDirection(rawValue: Self.string(b, f.dir)),
+                                     connection: Self.string(b, f.conn),
+                                     payload: line.slice[(base + f.msg.lowerBound)..<(base + f.msg.upperBound)], encoding: .message)
         }
+    }
+
+    /// Where the members of a plain record line are (see ``plainRecord(_:)``): `dir`
+    /// and `conn` as the ranges of their contents, `msg` as its value's.
+    package struct PlainFields {
+        /// `seq`.
+        package var seq: Int
+        /// `t`.
+        package var time: Int64
+        /// The contents of `dir`'s string.
+        package var dir: Range<Int>
+        /// The contents of `conn`'s string.
+        package var conn: Range<Int>
+        /// `msg`'s value.
+        package var msg: Range<Int>
+    }
+
+    /// The members of the plain record line `b` (without its newline); nil for any other line.
+    static func plainFields(_ b: UnsafeRawBufferPointer) -> PlainFields? {
+        var i = RecordLineScanner.skipSpace(b, 0)
+        guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+        var seen = 0
+        var f = PlainFields(seq: 0, time: 0, dir: 0..<0, conn: 0..<0, msg: 0..<0)
+        i = RecordLineScanner.skipSpace(b, i + 1)
+        while true {
+            guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+            guard let keyEnd = RecordLineScanner.shortStringEnd(b, i) else { return nil }
+            let key = (i + 1)..<(keyEnd - 1)
+            i = RecordLineScanner.skipSpace(b, keyEnd)
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+            i = RecordLineScanner.skipSpace(b, i + 1)
+            guard let end = RecordLineScanner.valueEnd(b, i, maxDepth: BridgeArchiveFormat.lineLimits.maxDepth) else { return nil }
+            let value = i..<end
+            let bit: Int
+            if plainKey(b, key, "msg") {
+                bit = 1
+                f.msg = value
+            } else if plainKey(b, key, "seq") {
+                bit = 2
+                guard let v = plainInteger(b, value, negative: false) else { return nil }
+                f.seq = Int(v)
+            } else if plainKey(b, key, "t") {
+                bit = 4
+                guard let v = plainInteger(b, value, negative: true) else { return nil }
+                f.time = v
+            } else if plainKey(b, key, "dir") {
+                bit = 8
+                guard let s = plainString(b, value) else { return nil }
+                f.dir = s
+            } else if plainKey(b, key, "conn") {
+                bit = 16
+                guard let s = plainString(b, value) else { return nil }
+                f.conn = s
+            } else {
+                return nil
+            }
+            guard seen & bit == 0 else { return nil }
+            seen |= bit
+            i = RecordLineScanner.skipSpace(b, end)
+            guard i < b.count else { return nil }
+            if b[i] == UInt8(ascii: "}") {
+                guard RecordLineScanner.skipSpace(b, i + 1) == b.count else { return nil }
+                break
+            }
+            guard b[i] == UInt8(ascii: ",") else { return nil }
+            i = RecordLineScanner.skipSpace(b, i + 1)
+        }
+        return seen == 31 ? f : nil
+    }
+
+    static func string(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: b[r]), as: UTF8.self)
     }
 
     static func plainKey(_ b: UnsafeRawBufferPointer, _ key: Range<Int>, _ name: StaticString) -> Bool {
@@ -91,14 +117,14 @@ extension ArchiveInterpreter {
         return v
     }
 
-    /// The contents of a string of printable ASCII without escapes (`"` ... `"`).
-    static func plainString(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> String? {
+    /// Where the contents of a string of printable ASCII without escapes (`"` ... `"`) are.
+    static func plainString(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> Range<Int>? {
         guard r.count >= 2, b[r.lowerBound] == UInt8(ascii: "\""), b[r.upperBound - 1] == UInt8(ascii: "\"") else { return nil }
         let inner = (r.lowerBound + 1)..<(r.upperBound - 1)
         for k in inner {
             let c = b[k]
             guard c >= 0x20, c < 0x7F, c != UInt8(ascii: "\\"), c != UInt8(ascii: "\"") else { return nil }
         }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: b[inner]), as: UTF8.self)
+        return inner
     }
 }

@@ -23,16 +23,16 @@ public struct ArchiveInterpreter: Sendable {
     /// Every finding so far, in order.
     public private(set) var findings: [ArchiveFinding] = []
     /// What was read so far, counted like a trailer (`endTime` unused).
-    public private(set) var counts = ArchiveTrailer()
+    public internal(set) var counts = ArchiveTrailer()
     /// The `seq` of the last record or event read intact.
-    public private(set) var lastSequence = 0
+    public internal(set) var lastSequence = 0
     /// Whether a truncated, corrupt or checksum-failing frame was met.
     public private(set) var damaged = false
     /// The time of the last record or event read (the header's start time before any).
-    public private(set) var lastTime: Int64
+    public internal(set) var lastTime: Int64
 
     private let decoder = ArchiveLineDecoder()
-    private let fastRecords: Bool
+    let fastRecords: Bool
 
     /// Creates the interpreter of an archive whose header was read.
     public init(header: ArchiveHeader) {

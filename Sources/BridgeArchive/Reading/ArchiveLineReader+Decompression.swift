@@ -123,9 +123,16 @@ extension ArchiveLineReader {
         let line = linesRead + 1
         let lost = heldLineRange()
         if salvage {
-            for case .line(var l) in held {
-                l.verified = false
-                queue.append(.line(l))
+            for entry in held {
+                switch entry {
+                case .item(.line(var l)):
+                    l.verified = false
+                    queue.append(.item(.line(l)))
+                case .run(var run):
+                    run.verified = false
+                    queue.append(.run(run))
+                case .item(.finding): break
+                }
             }
             clearHeld()
         } else {
@@ -202,9 +209,25 @@ extension ArchiveLineReader {
     /// hold out unverified, with a finding, once it passes ``maxHeldBytes``.
     func hold(from mark: Int) {
         guard mark < queue.count else { return }
-        for item in queue[mark...] {
-            if case .line(let l) = item { heldBytes += l.byteCount }
-            held.append(item)
+        for entry in queue[mark...] {
+            switch entry {
+            case .item(.line(let l)):
+                heldBytes += l.byteCount
+                held.append(entry)
+            case .run(let run):
+                heldBytes += run.textBytes
+                // A run continuing the one held last (the same frame, the next bytes) joins it.
+                if case .run(var last) = held.last, last.end == run.start, last.frameOffset == run.frameOffset {
+                    last.count += run.count
+                    last.end = run.end
+                    last.textBytes += run.textBytes
+                    held[held.count - 1] = .run(last)
+                } else {
+                    held.append(entry)
+                }
+            case .item(.finding):
+                held.append(entry)
+            }
         }
         queue.removeSubrange(mark...)
         if heldBytes > maxHeldBytes {
@@ -227,9 +250,16 @@ extension ArchiveLineReader {
     /// The first and last line numbers in the hold.
     func heldLineRange() -> ClosedRange<Int>? {
         var first: Int?, last: Int?
-        for case .line(let l) in held {
-            if first == nil { first = l.number }
-            last = l.number
+        for entry in held {
+            switch entry {
+            case .item(.line(let l)):
+                if first == nil { first = l.number }
+                last = l.number
+            case .run(let run):
+                if first == nil { first = run.first }
+                last = run.first + run.count - 1
+            case .item(.finding): break
+            }
         }
         guard let first, let last else { return nil }
         return first...last

@@ -45,10 +45,12 @@ extension ArchiveLineReader {
         }
     }
 
-    /// ``split(_:)`` with ``sharedLines``: the line's bytes are appended to ``store`` and
-    /// the line refers to them (``ArchiveLine/span``) until it is handed out. The line
-    /// being read is `store[lineStart...]`.
+    /// ``split(_:)`` with ``sharedLines``: the line's bytes and its newline are appended
+    /// to ``store``, and the line joins the run of lines queued last (``LineRun``) or
+    /// starts one. The line being read is `store[lineStart...]`. Only runs queued by this
+    /// call are extended: what was queued before belongs to an earlier step.
     private func splitShared(_ count: Int) {
+        let floor = queue.count
         output.withUnsafeBytes { o in
             let base = o.baseAddress!
             var start = 0
@@ -64,10 +66,18 @@ extension ArchiveLineReader {
                 } else {
                     store.append(contentsOf: segment)
                     if found != nil {
+                        store.append(0x0A)
                         linesRead += 1
-                        var line = ArchiveLine(number: linesRead, slice: [], frameOffset: frameStart)
-                        line.span = lineStart..<store.count
-                        queue.append(.line(line))
+                        if queue.count > floor, case .run(var run) = queue[queue.count - 1], run.end == lineStart,
+                           run.frameOffset == frameStart {
+                            run.count += 1
+                            run.end = store.count
+                            run.textBytes += store.count - lineStart - 1
+                            queue[queue.count - 1] = .run(run)
+                        } else {
+                            queue.append(.run(LineRun(first: linesRead, count: 1, start: lineStart, end: store.count,
+                                                      textBytes: store.count - lineStart - 1, frameOffset: frameStart)))
+                        }
                         lineStart = store.count
                     }
                 }
@@ -88,6 +98,6 @@ extension ArchiveLineReader {
 
     private func emit(_ bytes: [UInt8]) {
         linesRead += 1
-        queue.append(.line(ArchiveLine(number: linesRead, slice: bytes[...], frameOffset: frameStart)))
+        queue.append(.item(.line(ArchiveLine(number: linesRead, slice: bytes[...], frameOffset: frameStart))))
     }
 }

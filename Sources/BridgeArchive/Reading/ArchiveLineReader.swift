@@ -13,9 +13,6 @@ public struct ArchiveLine: Sendable, Hashable {
     /// False for a line of a frame whose checksum failed or that is corrupt, handed out
     /// only by a reader made with `salvage: true` (docs/FORMAT.md §7).
     public var verified: Bool = true
-    /// Where the bytes are in the reader's frame buffer, until ``ArchiveLineReader``
-    /// hands the line out (then nil and ``slice`` set).
-    var span: Range<Int>?
 
     /// The line's bytes as an array of their own (a copy when ``slice`` is part of a
     /// larger buffer).
@@ -37,8 +34,8 @@ public struct ArchiveLine: Sendable, Hashable {
         self.verified = verified
     }
 
-    /// The length of the line in bytes, handed out or not.
-    var byteCount: Int { span?.count ?? slice.count }
+    /// The length of the line in bytes.
+    var byteCount: Int { slice.count }
 
     public static func == (a: ArchiveLine, b: ArchiveLine) -> Bool {
         a.number == b.number && a.frameOffset == b.frameOffset && a.verified == b.verified && a.slice.elementsEqual(b.slice)
@@ -115,14 +112,16 @@ public final class ArchiveLineReader {
     var finished = false
     var pending: [UInt8] = []
     /// With ``sharedLines``: the decompressed bytes of the lines not yet handed out
-    /// (and of those handed out since the last reset), and where the line being read starts.
+    /// (and of those handed out since the last reset), each with its newline, and where
+    /// the line being read starts.
     var store: [UInt8] = []
     var lineStart = 0
     var discarding = false
-    var queue: [Item] = []
+    /// What is ready to hand out: items, and (with ``sharedLines``) runs of lines in ``store``.
+    var queue: [Entry] = []
     var queueIndex = 0
     /// Lines (and findings) of the current frame, waiting for its end.
-    var held: [Item] = []
+    var held: [Entry] = []
     var heldBytes = 0
     var heldOverflow = false
 
@@ -168,26 +167,30 @@ public final class ArchiveLineReader {
             if finished { return nil }
             step()
         }
-        let item = queue[queueIndex]
-        queueIndex += 1
-        if case .line(var l) = item, let span = l.span {
-            // The header is kept by the reader: an array of its own, not the frame's buffer.
-            l.slice = l.number == 1 ? Array(store[span])[...] : store[span]
-            l.span = nil
-            return .line(l)
+        switch queue[queueIndex] {
+        case .item(let item):
+            queueIndex += 1
+            return item
+        case .run(var run):
+            let line = cutLine(&run)
+            if run.count == 0 {
+                queueIndex += 1
+            } else {
+                queue[queueIndex] = .run(run)
+            }
+            return .line(line)
         }
-        return item
     }
 
     /// Every line before the one being read was handed out: their bytes go (a line still
     /// held by the consumer keeps the old buffer; this one then starts a new one).
-    private func resetStore() {
+    func resetStore() {
         guard lineStart > 0 else { return }
         store.removeSubrange(0..<lineStart)
         lineStart = 0
     }
 
     func finding(_ kind: ArchiveFinding.Kind, at offset: Int, line: Int?, _ message: String) {
-        queue.append(.finding(ArchiveFinding(kind: kind, compressedOffset: offset, line: line, lastSequence: 0, message: message)))
+        queue.append(.item(.finding(ArchiveFinding(kind: kind, compressedOffset: offset, line: line, lastSequence: 0, message: message))))
     }
 }

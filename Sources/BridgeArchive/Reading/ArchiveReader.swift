@@ -39,6 +39,7 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
     var ended = false
     var pending: [ArchiveReading] = []
     var pendingIndex = 0
+    var plainLines: [PlainLine] = []
 
     /// Opens the archive at `path` and reads its header.
     ///
@@ -135,5 +136,52 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
             if case .record(let r) = item { out.append(r) }
         }
         return out
+    }
+}
+
+extension ArchiveReader {
+    /// ``nextReading()`` for a consumer that prints clean lines as they are (`cat`,
+    /// `export --jsonl`): the plain record lines of verified frames that need nothing
+    /// said about them (``ArchiveInterpreter/takePlainLines(_:each:)``) go to `plain`
+    /// in runs (their bytes with newlines, and each line with its members), counted but
+    /// not handed out as readings; everything else comes back as readings, in order.
+    package func nextReading<E: Error>(
+        plain: (_ run: UnsafeRawBufferPointer, _ lines: [PlainLine]) throws(E) -> Void
+    ) throws(E) -> ArchiveReading? {
+        while pendingIndex == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            if ended { return nil }
+            var failure: E?
+            let whole = lines.withPlainRun { (run, _, _) -> (lines: Int, bytes: Int) in
+                plainLines.removeAll(keepingCapacity: true)
+                let taken = interpreter.takePlainLines(run) { line, fields in
+                    plainLines.append(PlainLine(start: run.baseAddress!.distance(to: line.baseAddress!), fields: fields))
+                }
+                if taken.lines > 0 {
+                    do throws(E) { try plain(UnsafeRawBufferPointer(rebasing: run[0..<taken.bytes]), plainLines) } catch { failure = error }
+                }
+                return taken
+            }
+            if let failure { throw failure }
+            if whole { continue }
+            if let item = lines.next() {
+                interpreter.take(item, into: &pending)
+            } else {
+                ended = true
+                interpreter.finish(compressedOffset: lines.compressedOffset, into: &pending)
+            }
+        }
+        pendingIndex += 1
+        return pending[pendingIndex - 1]
+    }
+
+    /// A plain record line of a run: where it starts in the run, and its members
+    /// (ranges relative to the line's start).
+    package struct PlainLine {
+        /// Offset of the line in the run.
+        package var start: Int
+        /// Its members.
+        package var fields: ArchiveInterpreter.PlainFields
     }
 }

@@ -82,51 +82,9 @@ enum RecordLineScanner {
         guard start < b.count else { return nil }
         switch b[start] {
         case UInt8(ascii: "\""):
-            return stringEnd(b, start)
+            return shortStringEnd(b, start)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            // Short strings (up to 48 bytes) are skipped in the loop, a backslash skipping
-            // the byte after it, so a quote ends the string exactly when `stringEnd` says
-            // so (an even run of backslashes before it); longer ones (base64 images) go
-            // to `stringEnd` and its `memchr`.
-            var depth = 0
-            var i = start
-            let n = b.count
-            while i < n {
-                switch b[i] {
-                case UInt8(ascii: "\""):
-                    var j = i + 1
-                    let limit = Swift.min(n, i + 48)
-                    var closed = false
-                    while j < limit {
-                        let d = b[j]
-                        if d == UInt8(ascii: "\\") {
-                            j += 2
-                            continue
-                        }
-                        if d == UInt8(ascii: "\"") {
-                            closed = true
-                            break
-                        }
-                        j += 1
-                    }
-                    if closed {
-                        i = j + 1
-                    } else {
-                        guard let e = stringEnd(b, i) else { return nil }
-                        i = e
-                    }
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                    if depth > maxDepth { return nil }
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return i + 1 }
-                default: break
-                }
-                i += 1
-            }
-            return nil
+            return containerEnd(b, start, maxDepth: maxDepth)
         default:
             var i = start
             while i < b.count {
@@ -136,5 +94,79 @@ enum RecordLineScanner {
             }
             return i > start ? i : nil
         }
+    }
+
+    /// The offset after the object or array starting at `start`: brackets counted
+    /// outside strings, eight bytes at a time while none is a quote or a bracket
+    /// (``lanes(_:_:)``); strings skipped by ``shortStringEnd(_:_:)``.
+    static func containerEnd(_ b: UnsafeRawBufferPointer, _ start: Int, maxDepth: Int) -> Int? {
+        let n = b.count
+        let base = b.baseAddress!
+        var depth = 0
+        var i = start
+        while i < n {
+            while i &+ 8 <= n {
+                let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let folded = w | 0x2020_2020_2020_2020  // `[` -> `{`, `]` -> `}`
+                let m = lanes(w, 0x22) | lanes(folded, 0x7B) | lanes(folded, 0x7D)
+                if m == 0 {
+                    i &+= 8
+                    continue
+                }
+                i &+= m.trailingZeroBitCount >> 3
+                break
+            }
+            guard i < n else { return nil }
+            switch b[i] {
+            case UInt8(ascii: "\""):
+                guard let e = shortStringEnd(b, i) else { return nil }
+                i = e
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                if depth > maxDepth { return nil }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return i + 1 }
+            default: break
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// ``stringEnd(_:_:)`` for short strings: eight bytes at a time to the first quote or
+    /// backslash, a backslash skipping the byte after it, so a quote ends the string
+    /// exactly when `stringEnd` says so; past 64 bytes (base64 images) `stringEnd` and
+    /// its `memchr` take over.
+    static func shortStringEnd(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int? {
+        let n = b.count
+        let base = b.baseAddress!
+        var j = start &+ 1
+        while true {
+            while j &+ 8 <= n {
+                let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+                let m = lanes(w, 0x22) | lanes(w, 0x5C)
+                if m == 0 {
+                    j &+= 8
+                    if j &- start > 64 { return stringEnd(b, start) }
+                    continue
+                }
+                j &+= m.trailingZeroBitCount >> 3
+                break
+            }
+            guard j < n else { return nil }
+            let c = b[j]
+            if c == UInt8(ascii: "\"") { return j + 1 }
+            j += c == UInt8(ascii: "\\") ? 2 : 1
+        }
+    }
+
+    /// The high bit of every byte of `w` that equals `c`, and possibly of bytes above the
+    /// first such byte (a borrow): the lowest bit set is always exact.
+    @inline(__always)
+    static func lanes(_ w: UInt64, _ c: UInt8) -> UInt64 {
+        let x = w ^ (0x0101_0101_0101_0101 &* UInt64(c))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
 }

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ArchiveLineReader {
+    /// What the reader has ready: an item, or (with ``sharedLines``) a run of lines.
+    enum Entry {
+        /// A line of its own, or a finding.
+        case item(Item)
+        /// Consecutive lines of one frame in ``store``.
+        case run(LineRun)
+    }
+
+    /// Consecutive complete lines of one frame, stored one after the other in
+    /// ``ArchiveLineReader/store``, each followed by its newline: what ``sharedLines``
+    /// queues instead of an item per line, so a consumer can take a whole run at once
+    /// (``withPlainRun(_:)``) and lines are cut from it only when asked for one by one.
+    struct LineRun {
+        /// The number of the run's first line.
+        var first: Int
+        /// How many lines the run holds.
+        var count: Int
+        /// Where the run's bytes are in ``store``: from its first line to after its last newline.
+        var start: Int
+        var end: Int
+        /// The lines' bytes without their newlines (what the frame's hold counts).
+        var textBytes: Int
+        /// Offset in the compressed file of the frame the lines ended in.
+        var frameOffset: Int
+        /// False for lines of a damaged frame handed out by `salvage`.
+        var verified = true
+    }
+
+    /// Cuts the first line off `run`.
+    func cutLine(_ run: inout LineRun) -> ArchiveLine {
+        let end: Int = store.withUnsafeBytes { b in
+            let found = memchr(b.baseAddress! + run.start, 0x0A, run.end - run.start)!
+            return b.baseAddress!.distance(to: UnsafeRawPointer(found))
+        }
+        let span = run.start..<end
+        // The header is kept by the reader: an array of its own, not the frame's buffer.
+        let slice = run.first == 1 ? Array(store[span])[...] : store[span]
+        let line = ArchiveLine(number: run.first, slice: slice, frameOffset: run.frameOffset, verified: run.verified)
+        run.first += 1
+        run.count -= 1
+        run.start = end + 1
+        run.textBytes -= span.count
+        return line
+    }
+
+    /// When the next thing to hand out is a run of verified lines, calls `body` with
+    /// its bytes (lines with their newlines), the number of its first line and its
+    /// frame's offset; `body` returns how many of those lines it took (from the first,
+    /// `bytes` of them, newlines included), and they are not handed out again. Returns
+    /// true when the whole run was taken; false when the next thing is not such a run
+    /// (nothing is called) or `body` left lines of it: then ``next()`` hands out the
+    /// next one.
+    func withPlainRun<E: Error>(_ body: (UnsafeRawBufferPointer, _ first: Int, _ frameOffset: Int) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
+        while queueIndex == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueIndex = 0
+            if sharedLines && held.isEmpty { resetStore() }
+            if finished { return false }
+            step()
+        }
+        guard case .run(var run) = queue[queueIndex], run.verified, run.first > 1 else { return false }
+        let result: Result<(lines: Int, bytes: Int), E> = store.withUnsafeBytes { b in
+            do throws(E) {
+                return .success(try body(UnsafeRawBufferPointer(rebasing: b[run.start..<run.end]), run.first, run.frameOffset))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let taken = try result.get()
+        guard taken.lines > 0 else { return false }
+        run.first += taken.lines
+        run.count -= taken.lines
+        run.textBytes -= taken.bytes - taken.lines
+        run.start += taken.bytes
+        if run.count == 0 {
+            queueIndex += 1
+            return true
+        }
+        queue[queueIndex] = .run(run)
+        return false
+    }
+}

@@ -1,0 +1,121 @@
+@_spi(Testing) @testable import BridgeArchive
+import Foundation
+import Testing
+
+/// `ArchiveReader.nextReading(plain:)` (how `cat` and `export --jsonl` read): the plain
+/// record lines it passes in runs, and the readings it hands out, are exactly the
+/// lines and readings of ``ArchiveReader/nextReading()``, in the same order, with the
+/// same findings and counts, on intact, damaged, truncated, salvaged and hand-made
+/// archives (gaps, events, a trailer in the middle, lines after it, a non-plain record).
+@Suite struct PlainRunTests {
+    /// What a reader gave: every record's line number and bytes, other readings by kind
+    /// and line, then the findings and counts.
+    struct Trace: Equatable {
+        var items: [String] = []
+        var findings: [ArchiveFinding] = []
+        var counts = ArchiveTrailer()
+        var lastSequence = 0
+    }
+
+    static func describe(_ r: ArchiveReading) -> String {
+        let line = r.line.map { "\($0.number) \($0.verified) " + String(decoding: $0.slice, as: UTF8.self) } ?? "-"
+        switch r {
+        case .record: return "record " + line
+        case .event: return "event " + line
+        case .trailer: return "trailer " + line
+        case .finding(let f, _): return "finding \(f.kind) " + line
+        }
+    }
+
+    static func reference(_ bytes: [UInt8], salvage: Bool, limit: Int) throws -> Trace {
+        let reader = try ArchiveReader(source: MemoryByteSource(bytes), maxLineBytes: limit, salvage: salvage, sharedLines: true)
+        var t = Trace()
+        while let r = reader.nextReading() { t.items.append(describe(r)) }
+        t.findings = reader.findings
+        t.counts = reader.counts
+        t.lastSequence = reader.lastSequence
+        return t
+    }
+
+    static func bulk(_ bytes: [UInt8], salvage: Bool, limit: Int) throws -> (Trace, plain: Int) {
+        let reader = try ArchiveReader(source: MemoryByteSource(bytes), maxLineBytes: limit, salvage: salvage, sharedLines: true)
+        var t = Trace()
+        var number = 1, plain = 0
+        func note(_ r: ArchiveReading) {
+            if let l = r.line { number = l.number }
+            t.items.append(describe(r))
+        }
+        while let r = try reader.nextReading(plain: { (run, lines) throws(ArchiveError) in
+            // Lines of a run follow the last line handed out; their members must be where they say.
+            for (k, p) in lines.enumerated() {
+                let end = k + 1 < lines.count ? lines[k + 1].start - 1 : run.count - 1
+                let text = Array(run[p.start..<end])
+                number += 1
+                plain += 1
+                t.items.append("record \(number) true " + String(decoding: text, as: UTF8.self))
+                let msg = text[p.fields.msg]
+                #expect(msg.first == UInt8(ascii: "{") && msg.last == UInt8(ascii: "}"))
+            }
+            #expect(run.last == 0x0A)
+        }) {
+            note(r)
+        }
+        t.findings = reader.findings
+        t.counts = reader.counts
+        t.lastSequence = reader.lastSequence
+        return (t, plain)
+    }
+
+    static func record(_ seq: Int, _ conn: String = "c1", id: String = "r") -> String {
+        #"{"seq":\#(seq),"t":1700000000000000000,"dir":"w2h","conn":"\#(conn)","msg":{"type":"request","action":"a","correlationId":"\#(id)\#(seq)","payload":{"x":[1,{"y":"]}"}]}}}"#
+    }
+
+    static let header = #"{"bridgescope":"session","formatVersion":1,"source":"test","host":null,"filter":null,"startTime":1,"toolVersion":"t"}"#
+
+    @Test("the same lines, readings, findings and counts as reading line by line")
+    func sameAsLineByLine() throws {
+        let (large, _) = try DamageTests.largeArchive(records: 3000)
+        var inputs: [[UInt8]] = [large, Array(large.prefix(large.count / 2)), Array(large.prefix(large.count - 7))]
+        var rng = SeededRandom(seed: 0x9A1)
+        for _ in 0..<10 {
+            var damaged = large
+            for _ in 0..<(1 + Int(rng.next() % 3)) {
+                let at = Int(rng.next() % UInt64(large.count))
+                damaged[at] ^= UInt8(1) << UInt8(rng.next() % 8)
+            }
+            inputs.append(damaged)
+        }
+        // Hand-made: a gap, an event, a record in another member order, a record with
+        // spaces, a trailer in the middle and a record after it, over two frames.
+        let first = [Self.header, Self.record(1), Self.record(2), Self.record(4), Self.record(5),
+                     #"{"seq":6,"t":1700000000000000001,"event":"gap","conn":"c1","dir":"h2w","bytes":10}"#,
+                     Self.record(7), #"{"t":1700000000000000000,"seq":8,"dir":"h2w","conn":"c1","msg":{}}"#,
+                     Self.record(9).replacingOccurrences(of: ",", with: " , ")]
+        let second = [Self.record(10), Self.record(10), Self.record(11, "c/2"),
+                      #"{"bridgescope":"trailer","records":11,"events":1,"bytes":0,"drops":0,"gaps":1,"gapBytes":10,"errors":0,"endTime":1700000000000000009}"#,
+                      Self.record(12), Self.record(13)]
+        inputs.append(ArchiveTesting.compressLines(first) + ArchiveTesting.compressLines(second))
+        var plainSeen = 0
+        for (n, input) in inputs.enumerated() {
+            for salvage in [false, true] {
+                for limit in [BridgeArchiveFormat.maxLineBytes, 300] {
+                    let reference: Trace
+                    do { reference = try Self.reference(input, salvage: salvage, limit: limit) } catch {
+                        #expect(n != inputs.count - 1, "input \(n) unreadable: \(error)")
+                        #expect(throws: ArchiveError.self) { try Self.bulk(input, salvage: salvage, limit: limit) }
+                        continue
+                    }
+                    let (bulk, plain) = try Self.bulk(input, salvage: salvage, limit: limit)
+                    #expect(bulk == reference, "input \(n), salvage \(salvage), limit \(limit)")
+                    if n == inputs.count - 1 {
+                        // The hand-made archive: a gap, a duplicate seq, lines after the trailer.
+                        #expect(Set(reference.findings.map(\.kind)).isSuperset(of: [.sequenceGap, .unexpectedLine, .countMismatch]))
+                        #expect(!reference.findings.contains { $0.kind == .invalidLine })
+                    }
+                    plainSeen += plain
+                }
+            }
+        }
+        #expect(plainSeen > 10_000)
+    }
+}
