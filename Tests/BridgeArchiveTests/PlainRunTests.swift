@@ -118,4 +118,27 @@ import Testing
         }
         #expect(plainSeen > 10_000)
     }
+
+    @Test("export --jsonl writes the same tap log read by runs as reading by reading, messages that are not valid JSON included")
+    func exportSameAsReadingByReading() throws {
+        let lines = [Self.header, Self.record(1), #"{"seq":2,"t":5,"dir":"w2h","conn":"c1","msg":{abc}}"#,
+                     #"{"seq":3,"t":6,"dir":"h2w","conn":"c1","msg":[1,2,]}"#, Self.record(4, "c 2"),
+                     #"{"seq":5,"t":7,"dir":"h2w","conn":"c1","msg":{"a":"\u00e9\n"}}"#, Self.record(7)]
+        let (large, _) = try DamageTests.largeArchive(records: 500)
+        for input in [ArchiveTesting.compressLines(lines), large] {
+            let dir = TemporaryDirectory()
+            let archive = dir.file("a.bsz"), out = dir.file("a.jsonl")
+            #expect(FileManager.default.createFile(atPath: archive, contents: Data(input)))
+            _ = try ArchiveExport.run(archive: archive, to: [ArchiveExport.Target(path: out, exporter: TapLogExporter())])
+            let reader = try ArchiveReader(source: MemoryByteSource(input))
+            var expected: [UInt8] = []
+            var exporter = TapLogExporter()
+            while let r = reader.nextReading() {
+                if case .finding = r { continue }
+                exporter.write(reading: r, into: &expected)
+            }
+            #expect(readFile(out) == expected)
+            #expect(!expected.isEmpty)
+        }
+    }
 }

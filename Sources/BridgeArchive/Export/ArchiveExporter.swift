@@ -61,7 +61,21 @@ public enum ArchiveExport {
             buffers[i].reserveCapacity(chunk + (64 << 10))
             exporters[i].begin(reader.header, into: &buffers[i])
         }
-        while let reading = reader.nextReading() {
+        // Tap logs only: the plain record lines of clean frames are read a run at once.
+        var taps = exporters.compactMap { $0 as? TapLogExporter }
+        let plain = { (run: UnsafeRawBufferPointer, lines: [ArchiveReader.PlainLine]) throws(ArchiveError) in
+            for i in taps.indices {
+                for (k, l) in lines.enumerated() {
+                    let end = k + 1 < lines.count ? lines[k + 1].start - 1 : run.count - 1
+                    taps[i].write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.start..<end]), fields: l.fields, into: &buffers[i])
+                }
+                if buffers[i].count >= chunk {
+                    try outputs[i].write(buffers[i])
+                    buffers[i].removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        while let reading = try taps.count == exporters.count ? reader.nextReading(plain: plain) : reader.nextReading() {
             if case .finding = reading { continue }
             for i in exporters.indices {
                 exporters[i].write(reading: reading, into: &buffers[i])

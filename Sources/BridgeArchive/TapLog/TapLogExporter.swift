@@ -33,6 +33,17 @@ public struct TapLogExporter: ArchiveExporter {
         if ok { out.append(0x0A) }
     }
 
+    /// Writes the line of a plain record line (``ArchiveReader/PlainLine``: `line` its
+    /// bytes, `fields` where its members are): the bytes ``write(reading:into:)`` writes
+    /// for the same record.
+    mutating func write(plainLine b: UnsafeRawBufferPointer, fields f: ArchiveInterpreter.PlainFields, into out: inout [UInt8]) {
+        let p = UnsafeRawBufferPointer(rebasing: b[f.msg])
+        let ok = encoder.record(seq: nil, time: f.time, direction: ArchiveDirection(rawValue: ArchiveInterpreter.string(b, f.dir)),
+                                connection: ArchiveInterpreter.string(b, f.conn), payload: p,
+                                encoding: ArchivePayloadEncoding.preferred(for: p), into: &out)
+        if ok { out.append(0x0A) }
+    }
+
     /// Writes nothing.
     public mutating func end(into out: inout [UInt8]) {}
 }
