@@ -6,7 +6,8 @@ public struct OTLPExportSummary: Sendable, Hashable {
     public var sessions = 0
     /// Traces (journeys: one per connection).
     public var traces = 0
-    /// Spans handed to the exporter.
+    /// Spans mapped so far (spans are mapped as batches go: an export that stopped on an
+    /// error has not mapped the rest of its session).
     public var spans = 0
     /// Spans in requests the collector answered.
     public var sent = 0
@@ -27,7 +28,7 @@ public struct OTLPExportSummary: Sendable, Hashable {
     /// Creates an empty summary.
     public init() {}
 
-    /// Spans handed over but never answered (the export stopped on an error).
+    /// Spans mapped but never answered (the export stopped on an error).
     public var unsent: Int { spans - sent }
 
     /// `sent N spans (T traces from S sessions): A accepted, R rejected`.

@@ -6,12 +6,15 @@ import SwiftProtobuf
 /// Sends sessions to an OpenTelemetry collector over OTLP/HTTP with protobuf
 /// (`POST /v1/traces`, `application/x-protobuf`), as a real exporter does:
 ///
-/// - **Batches**: traces are gathered until ``Configuration/maxBatchSpans`` spans
-///   (default 2,048), then sent as one `ExportTraceServiceRequest`; a journey with more
-///   spans is split over requests (same trace id).
-/// - **Bounded memory**: one batch at a time; ``add(_:)`` waits while a batch is being
-///   delivered, so memory is a batch plus the session being mapped, whatever the
-///   number of sessions.
+/// - **Batches**: spans are gathered until ``Configuration/maxBatchSpans`` spans
+///   (default 2,048) or ``Configuration/maxBatchBytes`` bytes (default 4 MiB), then
+///   sent as one `ExportTraceServiceRequest`; a journey with more spans is split over
+///   requests (same trace id).
+/// - **Bounded memory**: spans are encoded one at a time straight into the batch's
+///   body and a batch is sent as soon as it holds ``Configuration/maxBatchSpans``
+///   spans or ``Configuration/maxBatchBytes`` bytes; ``add(_:)`` waits while it is
+///   being delivered, so memory is one batch plus the session's analysis, whatever the
+///   number of sessions and the length of a journey.
 /// - **Retries** per ``OTLPRetryPolicy``: 429/502/503/504 and failed connections, with
 ///   backoff and `Retry-After`, within the policy's timeout; then ``add(_:)`` or
 ///   ``finish()`` throws ``OTLPError`` `unreachable` naming the endpoint and the last
@@ -32,14 +35,26 @@ public final class OTLPExporter {
         public var retry: OTLPRetryPolicy
         /// Spans per request. Default 2,048.
         public var maxBatchSpans: Int
+        /// Bytes per request: a request is sent once its body reaches this size, even with
+        /// fewer than ``maxBatchSpans`` spans (it may exceed it by its last span). Default
+        /// 4 MiB: the OpenTelemetry Collector takes 20 MiB per HTTP request by default,
+        /// gRPC receivers 4 MiB.
+        public var maxBatchBytes: Int
+        /// Events per span: a journey's root span takes its first N events and the rest
+        /// go to `journey.events` spans of N events each (docs/OTLP.md, "Limits").
+        /// Default 1,000.
+        public var maxEventsPerSpan: Int
 
         /// Creates a configuration.
         public init(endpoint: OTLPEndpoint, headers: [(name: String, value: String)] = [],
-                    retry: OTLPRetryPolicy = OTLPRetryPolicy(), maxBatchSpans: Int = 2048) {
+                    retry: OTLPRetryPolicy = OTLPRetryPolicy(), maxBatchSpans: Int = 2048,
+                    maxBatchBytes: Int = 4 << 20, maxEventsPerSpan: Int = 1000) {
             self.endpoint = endpoint
             self.headers = headers
             self.retry = retry
             self.maxBatchSpans = Swift.max(1, maxBatchSpans)
+            self.maxBatchBytes = Swift.max(1, maxBatchBytes)
+            self.maxEventsPerSpan = Swift.max(1, maxEventsPerSpan)
         }
 
         /// Parses a `KEY=VALUE` header argument; throws ``OTLPError`` `bad-header`.
@@ -68,8 +83,13 @@ public final class OTLPExporter {
     let connection: OTLPHTTPConnection
     let logger: Logger
     let mapper: TraceMapper
-    private var batch: [OTLPRequestEncoder.Trace] = []
-    private var batchSpans = 0
+    private var encoder = OTLPRequestEncoder()
+    /// The largest request sent, in spans and in bytes (for tests of the bounds).
+    private(set) var largestBatch = (spans: 0, bytes: 0)
+    /// The most root events one journey held at once, waiting for their span.
+    private(set) var mostPendingEvents = 0
+    /// Replaces the collector in tests: takes each body and accepts all its spans.
+    var testSink: (([UInt8]) -> Void)?
 
     /// Creates an exporter (it connects on the first send).
     public init(configuration: Configuration, logger: Logger = Logger(label: "bridgescope.otlp")) {
@@ -79,49 +99,65 @@ public final class OTLPExporter {
         self.mapper = TraceMapper()
     }
 
-    /// Maps one session to traces and queues them; sends full batches. Throws when the
-    /// collector stays unreachable (see the type's documentation).
+    /// Maps one session to traces and queues its spans, sending each batch as it fills:
+    /// spans are encoded one at a time (``JourneySpans``), so memory is one batch plus
+    /// the session's analysis. Throws when the collector stays unreachable (see the
+    /// type's documentation).
     public func add(_ session: SessionTrace) async throws(OTLPError) {
-        let mapped = ContinuousClock.now
-        var traces: [OTLPRequestEncoder.Trace] = []
-        do {
-            traces = try mapper.resourceSpans(for: session).map(OTLPRequestEncoder.encode)
-        } catch {
-            throw OTLPError(.unreadableInput, "internal error: cannot encode \(session.report.source) (\(error))")
-        }
-        summary.encodingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - mapped)
+        let started = ContinuousClock.now, waited = summary.waitingSeconds
+        defer { countEncoding(since: started, waited: waited) }
         summary.sessions += 1
-        summary.traces += traces.count
-        for t in traces {
-            summary.spans += t.spans.count
-            // A journey larger than the room left is cut: each piece keeps resource and scope.
-            var start = 0
-            while start < t.spans.count {
-                let end = Swift.min(t.spans.count, start + configuration.maxBatchSpans - batchSpans)
-                batch.append(start == 0 && end == t.spans.count ? t : .init(resource: t.resource, scope: t.scope, spans: Array(t.spans[start..<end])))
-                batchSpans += end - start
-                start = end
-                if batchSpans >= configuration.maxBatchSpans { try await flush() }
+        let findings = mapper.findingsByConnection(session.report)
+        for c in session.report.connections {
+            summary.traces += 1
+            let resource = mapper.resource(session, connection: c)
+            var journey = mapper.journey(c, session: session, findings: findings[c.id] ?? [],
+                                         maxEvents: configuration.maxEventsPerSpan)
+            encoder.open(resource: resource, scope: TraceMapper.scope)
+            while journey.next(into: &encoder.writer) {
+                encoder.spanWritten()
+                summary.spans += 1
+                if encoder.spans >= configuration.maxBatchSpans || encoder.byteCount >= configuration.maxBatchBytes {
+                    // A journey larger than the room left is cut: each piece keeps resource and scope.
+                    try await flush()
+                    encoder.open(resource: resource, scope: TraceMapper.scope)
+                }
             }
+            encoder.close()
+            mostPendingEvents = Swift.max(mostPendingEvents, journey.mostPending)
         }
     }
 
     /// Sends what is queued and closes the connection; returns the final counts.
     public func finish() async throws(OTLPError) -> OTLPExportSummary {
-        try await flush()
+        let started = ContinuousClock.now, waited = summary.waitingSeconds
+        do throws(OTLPError) {
+            try await flush()
+        } catch {
+            countEncoding(since: started, waited: waited)
+            throw error
+        }
+        countEncoding(since: started, waited: waited)
         await connection.close()
         return summary
     }
 
+    /// Adds the time since `started`, less the time spent waiting for the collector, to
+    /// the mapping and encoding time.
+    private func countEncoding(since started: ContinuousClock.Instant, waited: Double) {
+        let elapsed = OTLPHTTPConnection.seconds(ContinuousClock.now - started)
+        summary.encodingSeconds += Swift.max(0, elapsed - (summary.waitingSeconds - waited))
+    }
+
     /// Sends the queued batch, retrying as the policy allows.
     func flush() async throws(OTLPError) {
-        guard batchSpans > 0 else { return }
-        let spans = batchSpans
-        let encoding = ContinuousClock.now
-        let body = OTLPRequestEncoder.request(batch)
-        summary.encodingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - encoding)
-        batch = []
-        batchSpans = 0
+        let spans = encoder.spans
+        guard spans > 0 else {
+            encoder.close()
+            return
+        }
+        let body = encoder.take()
+        largestBatch = (Swift.max(largestBatch.spans, spans), Swift.max(largestBatch.bytes, body.count))
         try await deliver(body, spans: spans)
     }
 
@@ -133,6 +169,13 @@ public final class OTLPExporter {
         let policy = configuration.retry
         let started = ContinuousClock.now
         defer { summary.waitingSeconds += OTLPHTTPConnection.seconds(ContinuousClock.now - started) }
+        if let testSink {
+            testSink(body)
+            summary.requests += 1
+            summary.sent += spans
+            summary.accepted += spans
+            return
+        }
         var attempt = 0
         while true {
             attempt += 1

@@ -84,6 +84,13 @@ public struct OTLPAttribute: RawRepresentable, Sendable, Hashable, CustomStringC
     public static let journeyHostMessages = Self(rawValue: "bridgescope.journey.host_messages")
     /// Journey steps past the analyzer's cap: their requests have no span.
     public static let journeyStepsOmitted = Self(rawValue: "bridgescope.journey.steps_omitted")
+    /// On a root whose events take more than one span: all its events (journey events,
+    /// capture events and findings on the root).
+    public static let journeyEvents = Self(rawValue: "bridgescope.journey.events")
+    /// On such a root and its `journey.events` spans: how many spans hold its events.
+    public static let journeyEventSpans = Self(rawValue: "bridgescope.journey.event_spans")
+    /// On a `journey.events` span: which of them (2 for the first; the root is 1).
+    public static let journeyEventPart = Self(rawValue: "bridgescope.journey.event_part")
     /// Finding events: rule id, slug, severity, message.
     public static let findingRule = Self(rawValue: "bridgescope.finding.rule")
     /// See ``findingRule``.

@@ -7,7 +7,9 @@ import Crypto
 ///   identity `|` connection id);
 /// - root span id: the first 8 bytes of SHA-256(`bridgescope-otlp-1|journey|` trace id hex);
 /// - request span id: the first 8 bytes of SHA-256(`bridgescope-otlp-1|request|` trace id
-///   hex `|` the request's record number).
+///   hex `|` the request's record number);
+/// - continuation span id (a root's events past the per-span limit): the first 8 bytes
+///   of SHA-256(`bridgescope-otlp-1|events|` trace id hex `|` part, 2 for the first).
 ///
 /// An all-zero id (invalid in OTLP) has its last byte set to 1.
 struct TraceIdentity {
@@ -22,7 +24,18 @@ struct TraceIdentity {
     }
 
     static func requestSpanID(trace: [UInt8], record: Int) -> [UInt8] {
-        digest("request|\(hex(trace))|\(record)", bytes: 8)
+        requestSpanID(traceHex: hex(trace), record: record)
+    }
+
+    /// ``requestSpanID(trace:record:)`` with the trace id already in hex.
+    static func requestSpanID(traceHex: String, record: Int) -> [UInt8] {
+        digest("request|\(traceHex)|\(record)", bytes: 8)
+    }
+
+    /// The id of the root's continuation span number `part` (2, 3, ...): the first 8
+    /// bytes of SHA-256(`bridgescope-otlp-1|events|` trace id hex `|` part).
+    static func eventsSpanID(traceHex: String, part: Int) -> [UInt8] {
+        digest("events|\(traceHex)|\(part)", bytes: 8)
     }
 
     static func digest(_ text: String, bytes: Int) -> [UInt8] {
