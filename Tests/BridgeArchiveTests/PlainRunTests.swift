@@ -45,7 +45,8 @@ import Testing
             if let l = r.line { number = l.number }
             t.items.append(describe(r))
         }
-        while let r = try reader.nextReading(plain: { (run, lines) throws(ArchiveError) in
+        while let r = try reader.nextReading(plain: { (slice, lines) throws(ArchiveError) in
+            let run = Array(slice)
             // Lines of a run follow the last line handed out; their members must be where they say.
             for (k, p) in lines.enumerated() {
                 let end = k + 1 < lines.count ? lines[k + 1].start - 1 : run.count - 1

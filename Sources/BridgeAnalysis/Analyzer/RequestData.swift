@@ -5,8 +5,8 @@ import BridgeJSON
 /// data when the canonical texts of their data objects (sorted keys, compact) are equal,
 /// and both have none when neither carries an object.
 ///
-/// On the fast path the data stays a slice of its archive line (no copy, nothing
-/// parsed): two slices with the same bytes are the same data without a look; only data
+/// On the fast path the data is kept as its bytes (a copy: the message may be a slice
+/// of the archive reader's reused buffer; nothing parsed): two with the same bytes are the same data without a look; only data
 /// that differ in bytes are compared by their canonical texts, parsed then. So the answer
 /// is the one the analyzer gave when it kept the canonical text of every request, at
 /// the cost of a parse only when a request is re-sent with other bytes.
@@ -23,7 +23,7 @@ struct RequestData {
     /// The data of a message.
     init(_ m: MessageFacts) {
         if let raw = m.rawData {
-            storage = .raw(raw)
+            storage = .raw(ArraySlice(Array(raw)))
         } else if let decoded = m.decodedData {
             storage = .decoded(decoded)
         } else {

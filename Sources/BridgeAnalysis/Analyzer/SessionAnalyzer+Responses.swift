@@ -131,7 +131,7 @@ extension SessionAnalyzer {
         c.hostVersion = data?["hostVersion"]?.stringValue
         c.environment = data?["environment"]?.stringValue
         c.capabilities = caps
-        c.lastCapabilityData = m.rawData
+        c.lastCapabilityData = m.rawData.map { ArraySlice(Array($0)) }  // a copy: the message may be a slice of a reused buffer
         c.lifecycleSinceQuery = false
     }
 }

@@ -8,6 +8,19 @@ public protocol AnalysisEventSource {
     /// The next record, nil at the end. Throws only when the input cannot be read at all;
     /// damaged records are yielded as capture `error` events instead.
     mutating func next() throws(AnalysisError) -> AnalysisEvent?
+
+    /// Feeds every remaining record to `analyzer`, in order (what
+    /// ``SessionAnalyzer/analyze(_:name:configuration:logger:)`` calls). The default
+    /// feeds what ``next()`` yields; an archive reads its plain record lines a run at a
+    /// time instead, without making an event of each first.
+    mutating func feedAll(to analyzer: inout SessionAnalyzer) throws(AnalysisError)
+}
+
+extension AnalysisEventSource {
+    /// Feeds what ``next()`` yields until it yields nil.
+    public mutating func feedAll(to analyzer: inout SessionAnalyzer) throws(AnalysisError) {
+        while let event = try next() { analyzer.feed(event) }
+    }
 }
 
 /// A tap log (JSON Lines, docs/FORMAT.md §9) read from a file or from memory, through
@@ -83,7 +96,7 @@ extension SessionAnalyzer {
         logger: Logger = Logger(label: "bridgescope.analysis")
     ) throws(AnalysisError) -> AnalysisReport {
         var analyzer = SessionAnalyzer(source: name, configuration: configuration, logger: logger)
-        while let event = try source.next() { analyzer.feed(event) }
+        try source.feedAll(to: &analyzer)
         return analyzer.finish()
     }
 }

@@ -51,7 +51,7 @@ public struct ArchiveEventSource: AnalysisEventSource {
     /// Throws as ``init(path:logger:)``.
     public init(source: any ArchiveByteSource, logger: Logger = Logger(label: "bridgescope.analysis")) throws(AnalysisError) {
         do {
-            reader = try ArchiveReader(source: source, logger: logger)
+            reader = try ArchiveReader(source: source, sharedLines: true, logger: logger)
         } catch {
             throw AnalysisError(.unreadableInput, "\(source.name): \(error.message) [\(error.code)]")
         }
@@ -62,7 +62,7 @@ public struct ArchiveEventSource: AnalysisEventSource {
     /// Reads an archive held in memory (tests, fuzzing). Throws as ``init(path:logger:)``.
     public init(bytes: [UInt8], name: String = "<memory>") throws(AnalysisError) {
         do {
-            reader = try ArchiveReader(source: MemoryByteSource(bytes, name: name))
+            reader = try ArchiveReader(source: MemoryByteSource(bytes, name: name), sharedLines: true)
         } catch {
             throw AnalysisError(.unreadableInput, "\(name): \(error.message) [\(error.code)]")
         }
@@ -80,6 +80,58 @@ public struct ArchiveEventSource: AnalysisEventSource {
         }
         index += 1
         return pending[index - 1]
+    }
+
+    /// Feeds every remaining record to `analyzer`: the plain record lines of clean frames
+    /// a run at a time (``ArchiveReader/nextReading(plain:)``), each message a slice of
+    /// the reader's buffer that the analyzer copies if it keeps it; the rest as
+    /// ``next()`` maps it.
+    public mutating func feedAll(to analyzer: inout SessionAnalyzer) throws(AnalysisError) {
+        while index < pending.count {
+            analyzer.feed(pending[index])
+            index += 1
+        }
+        pending.removeAll(keepingCapacity: true)
+        index = 0
+        var lastTime = mapper.lastTime
+        while let reading = reader.nextReading(plain: { (run, lines) in
+            for l in lines {
+                let f = l.fields
+                let line = run.startIndex + l.start
+                let connection = String(decoding: run[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)], as: UTF8.self)
+                let direction: Direction
+                switch Self.direction(run, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {
+                case .webToHost?: direction = .webToHost
+                case .hostToWeb?: direction = .hostToWeb
+                default:
+                    // Not w2h or h2w: the mapper says so, as for any record.
+                    let dir = String(decoding: run[(line + f.dir.lowerBound)..<(line + f.dir.upperBound)], as: UTF8.self)
+                    analyzer.feed(ArchiveEventMapper.message(seq: f.seq, time: f.time, direction: ArchiveDirection(rawValue: dir),
+                                                             connection: connection, bytes: []))
+                    lastTime = f.time
+                    continue
+                }
+                analyzer.feed(.message(seq: f.seq, time: f.time, direction: direction, connection: connection,
+                                       bytes: run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)], record: f.seq))
+                lastTime = f.time
+            }
+        }) {
+            mapper.lastTime = lastTime
+            mapper.map(reading, into: &pending)
+            lastTime = mapper.lastTime
+            for e in pending { analyzer.feed(e) }
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// `w2h` or `h2w` from a `dir` string's contents.
+    static func direction(_ run: ArraySlice<UInt8>, _ r: Range<Int>) -> Direction? {
+        guard r.count == 3, run[r.lowerBound + 1] == UInt8(ascii: "2") else { return nil }
+        switch (run[r.lowerBound], run[r.lowerBound + 2]) {
+        case (UInt8(ascii: "w"), UInt8(ascii: "h")): return .webToHost
+        case (UInt8(ascii: "h"), UInt8(ascii: "w")): return .hostToWeb
+        default: return nil
+        }
     }
 
     static func kind(of e: ArchiveEvent) -> CaptureEventKind {

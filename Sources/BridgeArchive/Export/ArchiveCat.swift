@@ -110,7 +110,7 @@ struct BufferedOutput {
     }
 
     /// Bytes as they are (lines with their newlines).
-    mutating func bytes(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+    mutating func bytes(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 64 << 10 { try flush() }
     }

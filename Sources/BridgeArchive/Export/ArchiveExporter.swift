@@ -63,11 +63,13 @@ public enum ArchiveExport {
         }
         // Tap logs only: the plain record lines of clean frames are read a run at once.
         var taps = exporters.compactMap { $0 as? TapLogExporter }
-        let plain = { (run: UnsafeRawBufferPointer, lines: [ArchiveReader.PlainLine]) throws(ArchiveError) in
+        let plain = { (run: ArraySlice<UInt8>, lines: [ArchiveReader.PlainLine]) throws(ArchiveError) in
             for i in taps.indices {
-                for (k, l) in lines.enumerated() {
-                    let end = k + 1 < lines.count ? lines[k + 1].start - 1 : run.count - 1
-                    taps[i].write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.start..<end]), fields: l.fields, into: &buffers[i])
+                run.withUnsafeBytes { run in
+                    for (k, l) in lines.enumerated() {
+                        let end = k + 1 < lines.count ? lines[k + 1].start - 1 : run.count - 1
+                        taps[i].write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.start..<end]), fields: l.fields, into: &buffers[i])
+                    }
                 }
                 if buffers[i].count >= chunk {
                     try outputs[i].write(buffers[i])

@@ -51,13 +51,13 @@ extension ArchiveLineReader {
     }
 
     /// When the next thing to hand out is a run of verified lines, calls `body` with
-    /// its bytes (lines with their newlines), the number of its first line and its
-    /// frame's offset; `body` returns how many of those lines it took (from the first,
-    /// `bytes` of them, newlines included), and they are not handed out again. Returns
-    /// true when the whole run was taken; false when the next thing is not such a run
-    /// (nothing is called) or `body` left lines of it: then ``next()`` hands out the
-    /// next one.
-    func withPlainRun<E: Error>(_ body: (UnsafeRawBufferPointer, _ first: Int, _ frameOffset: Int) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
+    /// its bytes (lines with their newlines: a slice of the reader's buffer, to let go of
+    /// before the next call), the number of its first line and its frame's offset;
+    /// `body` returns how many of those lines it took (from the first, `bytes` of them,
+    /// newlines included), and they are not handed out again. Returns true when the
+    /// whole run was taken; false when the next thing is not such a run (nothing is
+    /// called) or `body` left lines of it: then ``next()`` hands out the next one.
+    func withPlainRun<E: Error>(_ body: (ArraySlice<UInt8>, _ first: Int, _ frameOffset: Int) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
         while queueIndex == queue.count {
             queue.removeAll(keepingCapacity: true)
             queueIndex = 0
@@ -66,14 +66,7 @@ extension ArchiveLineReader {
             step()
         }
         guard case .run(var run) = queue[queueIndex], run.verified, run.first > 1 else { return false }
-        let result: Result<(lines: Int, bytes: Int), E> = store.withUnsafeBytes { b in
-            do throws(E) {
-                return .success(try body(UnsafeRawBufferPointer(rebasing: b[run.start..<run.end]), run.first, run.frameOffset))
-            } catch {
-                return .failure(error)
-            }
-        }
-        let taken = try result.get()
+        let taken = try body(store[run.start..<run.end], run.first, run.frameOffset)
         guard taken.lines > 0 else { return false }
         run.first += taken.lines
         run.count -= taken.lines

@@ -140,30 +140,29 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
 }
 
 extension ArchiveReader {
-    /// ``nextReading()`` for a consumer that prints clean lines as they are (`cat`,
-    /// `export --jsonl`): the plain record lines of verified frames that need nothing
-    /// said about them (``ArchiveInterpreter/takePlainLines(_:each:)``) go to `plain`
-    /// in runs (their bytes with newlines, and each line with its members), counted but
-    /// not handed out as readings; everything else comes back as readings, in order.
+    /// ``nextReading()`` for a consumer that reads clean lines a run at a time (`cat`,
+    /// `export --jsonl`, the analyzer): the plain record lines of verified frames that
+    /// need nothing said about them (``ArchiveInterpreter/takePlainLines(_:each:)``) go
+    /// to `plain` in runs (their bytes with newlines, a slice of the reader's buffer to
+    /// let go of before the next call, and each line with its members), counted but not
+    /// handed out as readings; everything else comes back as readings, in order.
     package func nextReading<E: Error>(
-        plain: (_ run: UnsafeRawBufferPointer, _ lines: [PlainLine]) throws(E) -> Void
+        plain: (_ run: ArraySlice<UInt8>, _ lines: [PlainLine]) throws(E) -> Void
     ) throws(E) -> ArchiveReading? {
         while pendingIndex == pending.count {
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
             if ended { return nil }
-            var failure: E?
-            let whole = lines.withPlainRun { (run, _, _) -> (lines: Int, bytes: Int) in
+            let whole = try lines.withPlainRun { (run, _, _) throws(E) -> (lines: Int, bytes: Int) in
                 plainLines.removeAll(keepingCapacity: true)
-                let taken = interpreter.takePlainLines(run) { line, fields in
-                    plainLines.append(PlainLine(start: run.baseAddress!.distance(to: line.baseAddress!), fields: fields))
+                let taken = run.withUnsafeBytes { b in
+                    interpreter.takePlainLines(b) { line, fields in
+                        plainLines.append(PlainLine(start: b.baseAddress!.distance(to: line.baseAddress!), fields: fields))
+                    }
                 }
-                if taken.lines > 0 {
-                    do throws(E) { try plain(UnsafeRawBufferPointer(rebasing: run[0..<taken.bytes]), plainLines) } catch { failure = error }
-                }
+                if taken.lines > 0 { try plain(run.prefix(taken.bytes), plainLines) }
                 return taken
             }
-            if let failure { throw failure }
             if whole { continue }
             if let item = lines.next() {
                 interpreter.take(item, into: &pending)
