@@ -64,21 +64,21 @@ extension SessionAnalyzer {
             facts = decodeInFull(time: time, direction: direction, connection: connection, bytes: bytes, record: record)
         }
 
-        var c = take(connection, time: time)
-        c.lastTime = Swift.max(c.lastTime, time)
-        if direction == .webToHost { c.webMessages += 1 } else if direction == .hostToWeb { c.hostMessages += 1 }
-        checkTimestamp(&c, facts)
-        if let id = facts.id {
-            switch facts.type {
-            case .request? where direction == .webToHost: request(&c, id: id, facts)
-            case .response? where direction == .hostToWeb: response(&c, id: id, facts)
-            case .event?: event(&c, facts)
-            default: break  // wrong direction or unknown type: the decoder reported it
+        withConnection(connection, time: time) { a, c in
+            c.lastTime = Swift.max(c.lastTime, time)
+            if direction == .webToHost { c.webMessages += 1 } else if direction == .hostToWeb { c.hostMessages += 1 }
+            a.checkTimestamp(&c, facts)
+            if let id = facts.id {
+                switch facts.type {
+                case .request? where direction == .webToHost: a.request(&c, id: id, facts)
+                case .response? where direction == .hostToWeb: a.response(&c, id: id, facts)
+                case .event?: a.event(&c, facts)
+                default: break  // wrong direction or unknown type: the decoder reported it
+                }
+            } else if facts.type == .event {
+                a.event(&c, facts)
             }
-        } else if facts.type == .event {
-            event(&c, facts)
         }
-        store(c)
     }
 
     /// The message through ``EnvelopeDecoder``: every finding, and what could be read.

@@ -27,7 +27,9 @@ public struct SessionAnalyzer: Sendable {
     /// Whether plain envelopes take the scanner's path (the tests turn it off to compare).
     var usesEnvelopeScanner = true
 
-    var connections: [String: ConnectionState] = [:]
+    /// Every connection's state, in order of first sight (``connectionOrder``).
+    var connections: [ConnectionState] = []
+    var connectionIndex: [String: Int] = [:]
     var connectionOrder: [String] = []
     var findings: [ReportFinding] = []
     var ruleCounts: [RuleID: Int] = [:]
@@ -71,10 +73,8 @@ public struct SessionAnalyzer: Sendable {
     public mutating func finish() -> AnalysisReport {
         if let finished { return finished }
         let end = summary.lastTime ?? 0
-        for id in connectionOrder {
-            var c = connections.removeValue(forKey: id)!
-            finishConnection(&c, end: end)
-            connections[id] = c
+        for i in connections.indices {
+            withConnection(at: i) { a, c in a.finishConnection(&c, end: end) }
         }
         let ordered = findings.enumerated().sorted { a, b in
             let ra = a.element.records.first ?? Int.max, rb = b.element.records.first ?? Int.max
@@ -86,9 +86,8 @@ public struct SessionAnalyzer: Sendable {
             return RuleCount(rule: rule, slug: entry?.slug ?? rule.rawValue, severity: entry?.severity ?? .error,
                              count: ruleCounts[rule]!)
         }
-        let reports = connectionOrder.map { id -> ConnectionReport in
-            let c = connections[id]!
-            return ConnectionReport(id: id, firstTime: c.firstTime, lastTime: c.lastTime, webMessages: c.webMessages,
+        let reports = connections.map { c -> ConnectionReport in
+            ConnectionReport(id: c.id, firstTime: c.firstTime, lastTime: c.lastTime, webMessages: c.webMessages,
                                     hostMessages: c.hostMessages, requests: c.requests, unanswered: c.open.count,
                                     steps: c.steps, stepsOmitted: c.stepsOmitted,
                                     outcome: c.outcome ?? JourneyOutcome(state: "none"),
@@ -110,28 +109,41 @@ public struct SessionAnalyzer: Sendable {
         if n <= configuration.limits.maxFindingsPerRule { findings.append(finding) }
     }
 
-    /// Takes a connection's state out of the table (created on first sight) so it can be
-    /// changed without copying; put it back with ``store(_:)``.
-    mutating func take(_ requested: String, time: Int64) -> ConnectionState {
-        if let c = connections.removeValue(forKey: requested) { return c }
+    /// Runs `body` on the state of connection `requested` (created on first sight) in
+    /// place: the table is moved out of `self` for the call, so neither it nor the state
+    /// is copied, and `body` can change both the analyzer and the connection.
+    mutating func withConnection(_ requested: String, time: Int64, _ body: (inout SessionAnalyzer, inout ConnectionState) -> Void) {
+        withConnection(at: slot(requested, time: time), body)
+    }
+
+    /// ``withConnection(_:time:_:)`` for the connection at `index` of ``connections``.
+    mutating func withConnection(at index: Int, _ body: (inout SessionAnalyzer, inout ConnectionState) -> Void) {
+        var table = connections
+        connections = []
+        table.withUnsafeMutableBufferPointer { p in body(&self, &p[index]) }
+        connections = table
+    }
+
+    /// The index of a connection's state in ``connections``, made on first sight; past
+    /// ``AnalyzerConfiguration/Limits/maxConnections`` the overflow connection's.
+    mutating func slot(_ requested: String, time: Int64) -> Int {
+        if let i = connectionIndex[requested] { return i }
         var id = requested
         if connectionOrder.count >= configuration.limits.maxConnections {
             id = Self.overflowConnection
-            if let c = connections.removeValue(forKey: id) { return c }
+            if let i = connectionIndex[id] { return i }
             emit(ReportFinding(rule: .captureError,
                                message: "more than \(configuration.limits.maxConnections) connections; the others are analysed together as \(id)",
                                connection: requested, time: time))
         }
         connectionOrder.append(id)
-        return ConnectionState(id: id, time: time, rememberIDs: configuration.limits.maxRememberedIDsPerConnection)
+        connectionIndex[id] = connections.count
+        connections.append(ConnectionState(id: id, time: time, rememberIDs: configuration.limits.maxRememberedIDsPerConnection))
+        return connections.count - 1
     }
 
     /// The connection that collects records past ``AnalyzerConfiguration/Limits/maxConnections``.
     static let overflowConnection = "(other connections)"
-
-    mutating func store(_ c: ConnectionState) {
-        connections[c.id] = c
-    }
 
     /// Cuts an identifier read from the wire to the configured length.
     func clip(_ s: String) -> String {
@@ -168,11 +180,12 @@ public struct SessionAnalyzer: Sendable {
             name = "capture." + clip(kind)
         }
         guard let connection else { return }
-        var c = take(connection, time: time)
-        c.lastTime = Swift.max(c.lastTime, time)
-        let step = JourneyStep(kind: .capture, action: name, correlationId: nil, direction: .webToHost, start: time,
-                               records: [record], findings: rule.map { [$0] } ?? [])
-        _ = c.addStep(step, cap: configuration.limits.maxStepsPerConnection)
-        store(c)
+        let cap = configuration.limits.maxStepsPerConnection
+        withConnection(connection, time: time) { _, c in
+            c.lastTime = Swift.max(c.lastTime, time)
+            let step = JourneyStep(kind: .capture, action: name, correlationId: nil, direction: .webToHost, start: time,
+                                   records: [record], findings: rule.map { [$0] } ?? [])
+            _ = c.addStep(step, cap: cap)
+        }
     }
 }
