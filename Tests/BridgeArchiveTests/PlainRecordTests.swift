@@ -177,4 +177,53 @@ struct PlainRecordTests {
         }
         #expect(strings > 1_000 && containers > 1_000)
     }
+
+    /// `plainFields(_:accept:)` trusting the tail (the message checked by the consumer,
+    /// as `export --jsonl` does with `isVerbatimJSON`) gives exactly the fields of the
+    /// walk, on the plain lines, lines whose `msg` is followed by more members or junk,
+    /// and 20,000 mutations of them; and the tail is tried only when `msg` comes last.
+    @Test func trustingTheTailGivesTheFieldsOfTheWalk() {
+        var state: UInt64 = 0x7A
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let bases = Self.lines + [
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{"a":1},"seq":2}"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{"a":1} , "x":{"b":2}}"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{"a":"}"}  }  "#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":[{"a":[]},"]}"] }"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{"a":\#r1}}"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":12}"#,
+        ]
+        let specials: [UInt8] = Array(#"{}[]",:\ 0x-1e."#.utf8) + [0xFF, 0x00, 0x09, 0x0D]
+        var trusted = 0
+        for n in 0..<20_000 {
+            var bytes = Array(bases[n % bases.count].utf8)
+            if n >= bases.count {
+                for _ in 0...(next() % 2) {
+                    let at = Int(next() % UInt64(bytes.count))
+                    switch next() % 3 {
+                    case 0: bytes[at] = specials[Int(next() % UInt64(specials.count))]
+                    case 1: bytes.insert(specials[Int(next() % UInt64(specials.count))], at: at)
+                    default: if bytes.count > 1 { bytes.remove(at: at) }
+                    }
+                }
+            }
+            bytes.withUnsafeBytes { b in
+                let walked = ArchiveInterpreter.plainFields(b)
+                var tried = false
+                let trusting = ArchiveInterpreter.plainFields(b, accept: { tried = true; return ArchivePayloadEncoding.isVerbatimJSON($0) })
+                #expect(walked?.msg == trusting?.msg && walked?.seq == trusting?.seq && walked?.time == trusting?.time
+                        && walked?.dir == trusting?.dir && walked?.conn == trusting?.conn,
+                        "\(String(decoding: bytes, as: UTF8.self))")
+                if trusting?.accepted == true { trusted += 1 }
+                if tried { #expect(walked == nil || b[walked!.msg.upperBound...].allSatisfy { $0 == UInt8(ascii: "}") || RecordLineScanner.isSpace($0) }) }
+            }
+        }
+        #expect(trusted > 800)
+    }
 }

@@ -124,7 +124,10 @@ import Testing
     func exportSameAsReadingByReading() throws {
         let lines = [Self.header, Self.record(1), #"{"seq":2,"t":5,"dir":"w2h","conn":"c1","msg":{abc}}"#,
                      #"{"seq":3,"t":6,"dir":"h2w","conn":"c1","msg":[1,2,]}"#, Self.record(4, "c 2"),
-                     #"{"seq":5,"t":7,"dir":"h2w","conn":"c1","msg":{"a":"\u00e9\n"}}"#, Self.record(7)]
+                     #"{"seq":5,"t":7,"dir":"h2w","conn":"c1","msg":{"a":"\u00e9\n"}}"#, Self.record(6),
+                     #"{"seq":7,"t":8,"dir":"h2w","conn":"c1","msg":{"a":1},"seq":8}"#,
+                     #"{"seq":8,"t":9,"dir":"h2w","conn":"c1","msg":{"a":\#r1}  }"#,
+                     #"{"seq":9,"t":9,"dir":"h2w","conn":"c1","msg":{"a":1} ,"x":{"b":2}}"#, Self.record(10)]
         let (large, _) = try DamageTests.largeArchive(records: 500)
         for input in [ArchiveTesting.compressLines(lines), large] {
             let dir = TemporaryDirectory()

@@ -77,7 +77,9 @@ public enum ArchiveExport {
                 }
             }
         }
-        while let reading = try taps.count == exporters.count ? reader.nextReading(plain: plain) : reader.nextReading() {
+        // A message the encoder stores verbatim needs no walk to find its end.
+        let verbatim = { (msg: UnsafeRawBufferPointer) in ArchivePayloadEncoding.isVerbatimJSON(msg) }
+        while let reading = try taps.count == exporters.count ? reader.nextReading(accept: verbatim, plain: plain) : reader.nextReading() {
             if case .finding = reading { continue }
             for i in exporters.indices {
                 exporters[i].write(reading: reading, into: &buffers[i])

@@ -34,10 +34,21 @@ extension ArchiveInterpreter {
         package var conn: Range<Int>
         /// `msg`'s value.
         package var msg: Range<Int>
+        /// Whether `msg`, the last member, was taken to run to the line's closing brace
+        /// and the caller's test said it is one JSON text (see ``plainFields(_:accept:)``).
+        package var accepted = false
     }
 
     /// The members of the plain record line `b` (without its newline); nil for any other line.
-    static func plainFields(_ b: UnsafeRawBufferPointer) -> PlainFields? {
+    ///
+    /// With `accept`: when `msg` comes last and is an object or array, its value is first
+    /// taken to run to the line's closing brace (spaces off) and handed to `accept`, the
+    /// caller's check that it is exactly one valid JSON text; if so, no walk over it is
+    /// needed (the walk would end at the same byte: the bracket that closes a valid
+    /// text is its last byte), and ``PlainFields/accepted`` says so. Otherwise the value
+    /// is walked as without `accept`. (Not for numbers and literals: the walk ends them
+    /// at a space or tab but not at a CR, which the trimming would take off.)
+    static func plainFields(_ b: UnsafeRawBufferPointer, accept: ((UnsafeRawBufferPointer) -> Bool)? = nil) -> PlainFields? {
         var i = RecordLineScanner.skipSpace(b, 0)
         guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
         var seen = 0
@@ -50,6 +61,13 @@ extension ArchiveInterpreter {
             i = RecordLineScanner.skipSpace(b, keyEnd)
             guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
             i = RecordLineScanner.skipSpace(b, i + 1)
+            if let accept, seen == 30, b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["), plainKey(b, key, "msg"),
+               let tail = tailValue(b, from: i),
+               accept(UnsafeRawBufferPointer(rebasing: b[tail])) {
+                f.msg = tail
+                f.accepted = true
+                return f
+            }
             guard let end = RecordLineScanner.valueEnd(b, i, maxDepth: BridgeArchiveFormat.lineLimits.maxDepth) else { return nil }
             let value = i..<end
             let bit: Int
@@ -87,6 +105,17 @@ extension ArchiveInterpreter {
             i = RecordLineScanner.skipSpace(b, i + 1)
         }
         return seen == 31 ? f : nil
+    }
+
+    /// From `start` to the line's closing brace, spaces off both ends; nil when the line
+    /// does not end with `}` or nothing is left.
+    static func tailValue(_ b: UnsafeRawBufferPointer, from start: Int) -> Range<Int>? {
+        var end = b.count
+        while end > start, RecordLineScanner.isSpace(b[end - 1]) { end -= 1 }
+        guard end > start, b[end - 1] == UInt8(ascii: "}") else { return nil }
+        end -= 1
+        while end > start, RecordLineScanner.isSpace(b[end - 1]) { end -= 1 }
+        return end > start ? start..<end : nil
     }
 
     static func string(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> String {

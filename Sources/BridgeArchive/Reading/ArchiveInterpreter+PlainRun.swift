@@ -15,7 +15,8 @@ extension ArchiveInterpreter {
     /// What `cat` and `export --jsonl` read a clean archive with: their output for such a
     /// line is the line itself (or a function of its members), and the interpretation
     /// costs one pass over the line with no copy.
-    package mutating func takePlainLines(_ run: UnsafeRawBufferPointer,
+    /// `accept`: see ``plainFields(_:accept:)``.
+    package mutating func takePlainLines(_ run: UnsafeRawBufferPointer, accept: ((UnsafeRawBufferPointer) -> Bool)? = nil,
                                          each: (_ line: UnsafeRawBufferPointer, _ fields: PlainFields) -> Void = { _, _ in })
         -> (lines: Int, bytes: Int) {
         guard fastRecords, trailer == nil, let base = run.baseAddress else { return (0, 0) }
@@ -24,7 +25,7 @@ extension ArchiveInterpreter {
             guard let found = memchr(base + start, 0x0A, run.count - start) else { break }
             let end = base.distance(to: UnsafeRawPointer(found))
             let line = UnsafeRawBufferPointer(rebasing: run[start..<end])
-            guard let f = Self.plainFields(line), f.seq == lastSequence + 1 else { break }
+            guard let f = Self.plainFields(line, accept: accept), f.seq == lastSequence + 1 else { break }
             each(line, f)
             lastSequence = f.seq
             counts.records += 1

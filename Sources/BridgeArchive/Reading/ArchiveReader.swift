@@ -146,7 +146,10 @@ extension ArchiveReader {
     /// to `plain` in runs (their bytes with newlines, a slice of the reader's buffer to
     /// let go of before the next call, and each line with its members), counted but not
     /// handed out as readings; everything else comes back as readings, in order.
+    /// `accept`: the consumer's test that a message is one JSON text, which spares the
+    /// walk over it (``ArchiveInterpreter/plainFields(_:accept:)``).
     package func nextReading<E: Error>(
+        accept: ((UnsafeRawBufferPointer) -> Bool)? = nil,
         plain: (_ run: ArraySlice<UInt8>, _ lines: [PlainLine]) throws(E) -> Void
     ) throws(E) -> ArchiveReading? {
         while pendingIndex == pending.count {
@@ -156,7 +159,7 @@ extension ArchiveReader {
             let whole = try lines.withPlainRun { (run, _, _) throws(E) -> (lines: Int, bytes: Int) in
                 plainLines.removeAll(keepingCapacity: true)
                 let taken = run.withUnsafeBytes { b in
-                    interpreter.takePlainLines(b) { line, fields in
+                    interpreter.takePlainLines(b, accept: accept) { line, fields in
                         plainLines.append(PlainLine(start: b.baseAddress!.distance(to: line.baseAddress!), fields: fields))
                     }
                 }

@@ -54,6 +54,11 @@ enum RecordLineScanner {
         return memcmp(b.baseAddress! + member.key.lowerBound, name.utf8Start, member.key.count) == 0
     }
 
+    /// JSON's insignificant whitespace.
+    static func isSpace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
+    }
+
     static func skipSpace(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int {
         var i = start
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }

@@ -40,7 +40,7 @@ public struct TapLogExporter: ArchiveExporter {
         let p = UnsafeRawBufferPointer(rebasing: b[f.msg])
         let ok = encoder.record(seq: nil, time: f.time, direction: ArchiveDirection(rawValue: ArchiveInterpreter.string(b, f.dir)),
                                 connection: ArchiveInterpreter.string(b, f.conn), payload: p,
-                                encoding: ArchivePayloadEncoding.preferred(for: p), into: &out)
+                                encoding: f.accepted ? .message : ArchivePayloadEncoding.preferred(for: p), into: &out)
         if ok { out.append(0x0A) }
     }
 
