@@ -216,7 +216,7 @@ struct PlainRecordTests {
             bytes.withUnsafeBytes { b in
                 let walked = ArchiveInterpreter.plainFields(b)
                 var tried = false
-                let trusting = ArchiveInterpreter.plainFields(b, accept: { tried = true; return ArchivePayloadEncoding.isVerbatimJSON($0) })
+                let trusting = ArchiveInterpreter.plainFields(b, accept: { msg, _, _ in tried = true; return ArchivePayloadEncoding.isVerbatimJSON(msg) })
                 #expect(walked?.msg == trusting?.msg && walked?.seq == trusting?.seq && walked?.time == trusting?.time
                         && walked?.dir == trusting?.dir && walked?.conn == trusting?.conn,
                         "\(String(decoding: bytes, as: UTF8.self))")

@@ -50,9 +50,11 @@ extension SessionAnalyzer {
         action.hasSuffix(".capture") || action == Action.nfcRead.rawValue
     }
 
-    mutating func message(time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>, record: Int) {
+    /// `scanned`: the scanner's answer for these bytes, when the caller has it already.
+    mutating func message(time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>, record: Int,
+                          scanned: ScannedEnvelope? = nil) {
         var facts: MessageFacts
-        if usesEnvelopeScanner, let s = bytes.withUnsafeBytes({ scanner.scan($0, direction: direction) }) {
+        if let s = scanned ?? (usesEnvelopeScanner ? bytes.withUnsafeBytes({ scanner.scan($0, direction: direction) }) : nil) {
             // The plain case: the decoder would find nothing; read only what the rules use.
             let base = bytes.startIndex
             let id = String(decoding: bytes[(base + s.correlationId.lowerBound)..<(base + s.correlationId.upperBound)], as: UTF8.self)

@@ -50,6 +50,12 @@ public struct SessionAnalyzer: Sendable {
     /// Feeds one record. Records are expected in capture order; a record whose time is
     /// earlier than the previous one is analysed at the time it claims.
     public mutating func feed(_ event: AnalysisEvent) {
+        feed(event, scanned: nil)
+    }
+
+    /// ``feed(_:)`` for a message whose envelope the caller has scanned already
+    /// (``EnvelopeScanner``, with this analyzer's direction rules).
+    mutating func feed(_ event: AnalysisEvent, scanned: ScannedEnvelope?) {
         guard finished == nil else { return }
         summary.records += 1
         let t = event.time
@@ -59,7 +65,7 @@ public struct SessionAnalyzer: Sendable {
         case .message(_, let time, let direction, let connection, let bytes, let record):
             summary.messages += 1
             summary.bytes += Int64(bytes.count)
-            message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: record)
+            message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: record, scanned: scanned)
         case .captureEvent(_, let time, let connection, let kind, let record):
             summary.captureEvents += 1
             captureEvent(time: time, connection: connection.map(clip), kind: kind, record: record)

@@ -94,7 +94,19 @@ public struct ArchiveEventSource: AnalysisEventSource {
         pending.removeAll(keepingCapacity: true)
         index = 0
         var lastTime = mapper.lastTime
-        while let reading = reader.nextReading(plain: { (run, lines) in
+        // A message that comes last in its line is scanned where the reader meets it: if
+        // the scanner takes it, it is one JSON text and need not be walked to find its
+        // end, and the scan is handed on with it (matched by where its bytes are).
+        var scanner = analyzer.scanner
+        var scans: [(at: UnsafeRawPointer, envelope: ScannedEnvelope)] = []
+        let accept: ArchiveInterpreter.PlainAccept = { msg, line, f in
+            guard let direction = Self.direction(line, f.dir), let s = scanner.scan(msg, direction: direction) else { return false }
+            scans.append((msg.baseAddress!, s))
+            return true
+        }
+        while let reading = reader.nextReading(accept: analyzer.usesEnvelopeScanner ? accept : nil, plain: { (run, lines) in
+            var next = 0
+            defer { scans.removeAll(keepingCapacity: true) }
             for l in lines {
                 let f = l.fields
                 let line = run.startIndex + l.start
@@ -111,8 +123,17 @@ public struct ArchiveEventSource: AnalysisEventSource {
                     lastTime = f.time
                     continue
                 }
-                analyzer.feed(.message(seq: f.seq, time: f.time, direction: direction, connection: connection,
-                                       bytes: run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)], record: f.seq))
+                let bytes = run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)]
+                var scanned: ScannedEnvelope?
+                if f.accepted, next < scans.count {
+                    let at = bytes.withUnsafeBytes { $0.baseAddress! }
+                    if scans[next].at == at {
+                        scanned = scans[next].envelope
+                        next += 1
+                    }
+                }
+                analyzer.feed(.message(seq: f.seq, time: f.time, direction: direction, connection: connection, bytes: bytes, record: f.seq),
+                              scanned: scanned)
                 lastTime = f.time
             }
         }) {
@@ -121,6 +142,16 @@ public struct ArchiveEventSource: AnalysisEventSource {
             lastTime = mapper.lastTime
             for e in pending { analyzer.feed(e) }
             pending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// `w2h` or `h2w` from a `dir` string's contents.
+    static func direction(_ line: UnsafeRawBufferPointer, _ r: Range<Int>) -> Direction? {
+        guard r.count == 3, line[r.lowerBound + 1] == UInt8(ascii: "2") else { return nil }
+        switch (line[r.lowerBound], line[r.lowerBound + 2]) {
+        case (UInt8(ascii: "w"), UInt8(ascii: "h")): return .webToHost
+        case (UInt8(ascii: "h"), UInt8(ascii: "w")): return .hostToWeb
+        default: return nil
         }
     }
 

@@ -78,7 +78,7 @@ public enum ArchiveExport {
             }
         }
         // A message the encoder stores verbatim needs no walk to find its end.
-        let verbatim = { (msg: UnsafeRawBufferPointer) in ArchivePayloadEncoding.isVerbatimJSON(msg) }
+        let verbatim: ArchiveInterpreter.PlainAccept = { msg, _, _ in ArchivePayloadEncoding.isVerbatimJSON(msg) }
         while let reading = try taps.count == exporters.count ? reader.nextReading(accept: verbatim, plain: plain) : reader.nextReading() {
             if case .finding = reading { continue }
             for i in exporters.indices {

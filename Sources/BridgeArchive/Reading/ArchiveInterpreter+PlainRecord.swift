@@ -21,6 +21,10 @@ extension ArchiveInterpreter {
         }
     }
 
+    /// A consumer's test that a message (its bytes, its line's, the line's other members)
+    /// is exactly one valid JSON text: see ``plainFields(_:accept:)``.
+    package typealias PlainAccept = (_ msg: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer, _ fields: PlainFields) -> Bool
+
     /// Where the members of a plain record line are (see ``plainRecord(_:)``): `dir`
     /// and `conn` as the ranges of their contents, `msg` as its value's.
     package struct PlainFields {
@@ -48,7 +52,9 @@ extension ArchiveInterpreter {
     /// text is its last byte), and ``PlainFields/accepted`` says so. Otherwise the value
     /// is walked as without `accept`. (Not for numbers and literals: the walk ends them
     /// at a space or tab but not at a CR, which the trimming would take off.)
-    static func plainFields(_ b: UnsafeRawBufferPointer, accept: ((UnsafeRawBufferPointer) -> Bool)? = nil) -> PlainFields? {
+    /// `accept` gets the message's bytes, the line's and the members read so far (all
+    /// but `msg`).
+    static func plainFields(_ b: UnsafeRawBufferPointer, accept: PlainAccept? = nil) -> PlainFields? {
         var i = RecordLineScanner.skipSpace(b, 0)
         guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
         var seen = 0
@@ -63,7 +69,7 @@ extension ArchiveInterpreter {
             i = RecordLineScanner.skipSpace(b, i + 1)
             if let accept, seen == 30, b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["), plainKey(b, key, "msg"),
                let tail = tailValue(b, from: i),
-               accept(UnsafeRawBufferPointer(rebasing: b[tail])) {
+               accept(UnsafeRawBufferPointer(rebasing: b[tail]), b, f) {
                 f.msg = tail
                 f.accepted = true
                 return f

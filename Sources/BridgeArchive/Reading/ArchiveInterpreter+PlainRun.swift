@@ -16,7 +16,7 @@ extension ArchiveInterpreter {
     /// line is the line itself (or a function of its members), and the interpretation
     /// costs one pass over the line with no copy.
     /// `accept`: see ``plainFields(_:accept:)``.
-    package mutating func takePlainLines(_ run: UnsafeRawBufferPointer, accept: ((UnsafeRawBufferPointer) -> Bool)? = nil,
+    package mutating func takePlainLines(_ run: UnsafeRawBufferPointer, accept: PlainAccept? = nil,
                                          each: (_ line: UnsafeRawBufferPointer, _ fields: PlainFields) -> Void = { _, _ in })
         -> (lines: Int, bytes: Int) {
         guard fastRecords, trailer == nil, let base = run.baseAddress else { return (0, 0) }

@@ -99,7 +99,9 @@ public final class ArchiveLineReader {
     /// Whether lines are handed out as slices of one buffer of decompressed bytes
     /// (reused once a frame's lines are all handed out) instead of an array each: for a
     /// consumer that lets go of every line before asking for the next frame's (`cat`,
-    /// `export --jsonl`); one that keeps lines keeps their frame's buffer alive.
+    /// `export --jsonl`, the analyzer, which copies what it keeps); one that keeps lines
+    /// keeps their frame's buffer alive. Lines are then queued as runs (``LineRun``),
+    /// which a consumer can also take whole (``withPlainRun(_:)``).
     public let sharedLines: Bool
 
     var source: any ArchiveByteSource

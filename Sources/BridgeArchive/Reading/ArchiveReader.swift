@@ -149,7 +149,7 @@ extension ArchiveReader {
     /// `accept`: the consumer's test that a message is one JSON text, which spares the
     /// walk over it (``ArchiveInterpreter/plainFields(_:accept:)``).
     package func nextReading<E: Error>(
-        accept: ((UnsafeRawBufferPointer) -> Bool)? = nil,
+        accept: ArchiveInterpreter.PlainAccept? = nil,
         plain: (_ run: ArraySlice<UInt8>, _ lines: [PlainLine]) throws(E) -> Void
     ) throws(E) -> ArchiveReading? {
         while pendingIndex == pending.count {
