@@ -16,7 +16,7 @@
 ///   backward-shift deletion) seeded through `Hasher`, so a hostile session cannot
 ///   make it quadratic.
 ///
-/// For 36-byte UUID ids that is about 28 bytes per remembered id (a `String` in a
+/// For 36-byte UUID ids that is about 30 bytes per remembered id (a `String` in a
 /// `Dictionary` and a ring of `String`s took about 140). Ids are compared exactly.
 struct RecentIDs {
     /// The ring's slots; at most ``maxCapacity`` (the arena's offsets are 32-bit).
