@@ -97,6 +97,25 @@ struct RecentIDsTests {
         }
     }
 
+    /// The quirk, spelled out: a slot's eviction forgets its id even when the id was
+    /// removed and inserted again since; and with the id's old slot next in line, the
+    /// re-inserted id is forgotten at once.
+    @Test func evictingAnOldSlotForgetsTheIdItHeld() {
+        var recent = RecentIDs(capacity: 2)
+        recent.insert("a", action: "x")
+        recent.remove("a")
+        recent.insert("a", action: "y")
+        #expect(recent.action(of: "a") == "y")
+        recent.insert("b", action: "z")
+        #expect(recent.action(of: "a") == nil)
+        #expect(recent.action(of: "b") == "z")
+        var one = RecentIDs(capacity: 1)
+        one.insert("a", action: "x")
+        one.remove("a")
+        one.insert("a", action: "x")
+        #expect(one.action(of: "a") == nil && one.count == 0)
+    }
+
     /// Equal ids have equal keys, different ids different keys (the index compares keys).
     @Test func keysAreExact() {
         var rng = SplitMix64(seed: 21)
