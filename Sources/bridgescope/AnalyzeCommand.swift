@@ -145,15 +145,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         let useColour = color == .always || (color == .auto && output == nil && colourWanted(1))
         let options = RenderOptions(threshold: threshold, color: useColour, acceptIncomplete: acceptIncomplete)
-        let text: String
-        switch format {
-        case .text: text = TextReportRenderer(options: options).render(batch)
-        case .json: text = JSONReportRenderer(options: options).render(batch)
-        case .html: text = HTMLReportRenderer(options: options).render(batch)
-        case .junit: text = JUnitReportRenderer(options: options).render(batch)
-        }
         do throws(ArchiveError) {
-            try out.write(Array(text.utf8))
+            switch format {
+            case .text: try out.write(Array(TextReportRenderer(options: options).render(batch).utf8))
+            // Streamed: the JSON report is never whole in memory.
+            case .json: try JSONReportRenderer(options: options).write(batch) { (chunk: [UInt8]) throws(ArchiveError) in try out.write(chunk) }
+            case .html: try out.write(Array(HTMLReportRenderer(options: options).render(batch).utf8))
+            case .junit: try out.write(Array(JUnitReportRenderer(options: options).render(batch).utf8))
+            }
             try out.commit()
         } catch {
             printError("error: \(error.description)")

@@ -45,7 +45,8 @@ public struct AnalyzerConfiguration: Sendable, Hashable {
         public var maxStepsPerConnection: Int
         /// Answered correlationIds remembered per connection, for `duplicate-response`
         /// and `reused-correlation-id`; the oldest are forgotten first (a response to a
-        /// forgotten id is then `unknown-correlation`). Default 100,000.
+        /// forgotten id is then `unknown-correlation`). Default 100,000, at most
+        /// 10,000,000; about 30 bytes per remembered UUID id (``RecentIDs``).
         public var maxRememberedIDsPerConnection: Int
         /// Slowest examples kept per action. Default 5.
         var slowestPerAction: Int

@@ -32,34 +32,6 @@ struct SuccessInfo {
     var record: Int
 }
 
-/// Answered correlationIds, the oldest forgotten first past a cap.
-struct RecentIDs {
-    private(set) var actions: [String: String] = [:]
-    private var order: [String] = []
-    private var head = 0
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = Swift.max(1, capacity) }
-
-    func action(of id: String) -> String? { actions[id] }
-
-    mutating func insert(_ id: String, action: String) {
-        if actions.updateValue(action, forKey: id) != nil { return }
-        if order.count < capacity {
-            order.append(id)
-        } else {
-            actions[order[head]] = nil
-            order[head] = id
-            head = (head + 1) % capacity
-        }
-    }
-
-    mutating func remove(_ id: String) {
-        // Leaves the slot in `order`; it is dropped lazily when overwritten.
-        actions[id] = nil
-    }
-}
-
 /// Everything the analyzer keeps about one connection. Memory grows with open
 /// requests; everything else is capped (``AnalyzerConfiguration/Limits``).
 struct ConnectionState {

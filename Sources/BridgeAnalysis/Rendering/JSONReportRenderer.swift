@@ -11,24 +11,37 @@ public struct JSONReportRenderer: Sendable {
         self.options = options
     }
 
-    /// The whole batch as indented JSON text (ends with a newline).
+    /// The whole batch as indented JSON text (ends with a newline): the bytes of
+    /// ``write(_:chunkBytes:to:)`` gathered.
     public func render(_ batch: AnalysisBatch) -> String {
-        PrettyJSON.string(value(batch))
+        var bytes: [UInt8] = []
+        write(batch) { (chunk: [UInt8]) throws(Never) in bytes.append(contentsOf: chunk) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The whole batch as a JSON value.
     public func value(_ batch: AnalysisBatch) -> JSONValue {
-        obj([
+        obj(head(batch) + [("sessions", .array(batch.reports.map(session)))] + tail(batch))
+    }
+
+    /// The report's members before `sessions`.
+    func head(_ batch: AnalysisBatch) -> [(String, JSONValue)] {
+        [
             ("bridgescopeReport", .integer(Int64(AnalysisReport.schemaVersion))),
             ("failOn", .string(options.threshold.rawValue)),
             ("verdict", .string(options.verdict(batch))),
             ("acceptIncomplete", .bool(options.acceptIncomplete)),
-            ("sessions", .array(batch.reports.map(session))),
+        ]
+    }
+
+    /// The report's members after `sessions`.
+    func tail(_ batch: AnalysisBatch) -> [(String, JSONValue)] {
+        [
             ("failures", .array(batch.failures.map {
                 obj([("path", .string($0.path)), ("code", .string($0.error.code.rawValue)), ("message", .string($0.error.message))])
             })),
             ("aggregate", aggregate(batch.aggregate)),
-        ])
+        ]
     }
 
     func obj(_ members: [(String, JSONValue)]) -> JSONValue {
@@ -50,8 +63,18 @@ public struct JSONReportRenderer: Sendable {
     }
 
     func session(_ r: AnalysisReport) -> JSONValue {
+        obj(sessionHead(r) + [
+            ("findings", .array(r.findings.map(finding))),
+            ("findingsOmitted", num(r.findingsOmitted)),
+            ("latency", .array(r.latency.map(latency))),
+            ("connections", .array(r.connections.map(connection))),
+        ])
+    }
+
+    /// A session's members before `findings`.
+    func sessionHead(_ r: AnalysisReport) -> [(String, JSONValue)] {
         let s = r.summary
-        return obj([
+        return [
             ("source", .string(r.source)),
             ("verdict", .string(options.verdict(r))),
             ("summary", obj([
@@ -66,11 +89,7 @@ public struct JSONReportRenderer: Sendable {
                 ("perAction", obj(r.timeouts.perAction.keys.sorted().map { ($0, .integer(r.timeouts.perAction[$0]!)) })),
             ])),
             ("ruleCounts", counts(r.ruleCounts)),
-            ("findings", .array(r.findings.map(finding))),
-            ("findingsOmitted", num(r.findingsOmitted)),
-            ("latency", .array(r.latency.map(latency))),
-            ("connections", .array(r.connections.map(connection))),
-        ])
+        ]
     }
 
     func finding(_ f: ReportFinding) -> JSONValue {

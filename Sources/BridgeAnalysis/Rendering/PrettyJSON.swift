@@ -23,7 +23,8 @@ enum PrettyJSON {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n))
     }
 
-    private static func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
+    /// Writes `value` whose first line is already indented to `indent`.
+    static func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
         switch value {
         case .array(let a) where !a.isEmpty:
             if a.allSatisfy(isScalar) {

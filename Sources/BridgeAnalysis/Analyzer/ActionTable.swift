@@ -1,0 +1,42 @@
+/// Interned action names with reference counts, for ``RecentIDs``: a record keeps a
+/// 4-byte number instead of a `String`. A name is dropped when its last record goes, so
+/// the table is bounded by the ids remembered, whatever a session's actions.
+struct ActionTable {
+    private var names: [String] = []
+    private var references: [Int] = []
+    private var numbers: [String: UInt32] = [:]
+    private var free: [UInt32] = []
+
+    /// The name numbered `number`.
+    func name(_ number: UInt32) -> String { names[Int(number)] }
+
+    /// The number of `name`, counting one more reference.
+    mutating func retain(_ name: String) -> UInt32 {
+        if let number = numbers[name] {
+            references[Int(number)] += 1
+            return number
+        }
+        let number: UInt32
+        if let reused = free.popLast() {
+            number = reused
+            names[Int(number)] = name
+            references[Int(number)] = 1
+        } else {
+            number = UInt32(names.count)
+            names.append(name)
+            references.append(1)
+        }
+        numbers[name] = number
+        return number
+    }
+
+    /// Counts one reference less to `number`; the last one frees it.
+    mutating func release(_ number: UInt32) {
+        let i = Int(number)
+        references[i] -= 1
+        guard references[i] == 0 else { return }
+        numbers[names[i]] = nil
+        names[i] = ""
+        free.append(number)
+    }
+}

@@ -1,0 +1,135 @@
+/// Answered correlationIds and their requests' actions, the oldest forgotten first past
+/// a cap (`duplicate-response`, `reused-correlation-id`).
+///
+/// The contract is that of a dictionary beside a ring of ids: ``insert(_:action:)`` of
+/// a new id takes the next ring slot and, once the ring is full, the oldest slot's id is
+/// forgotten, even when that id was removed and inserted again since (its newer slot is
+/// then forgotten with it); inserting a remembered id changes its action and takes no
+/// slot; ``remove(_:)`` forgets an id and leaves its slot to be overwritten in turn.
+///
+/// The memory is a few bytes over the ids' own bytes, with no object per id:
+/// - the ring is a byte arena, oldest first (slots are taken and freed in order, so it is
+///   a FIFO): each record is the action's number (4 bytes, little-endian, into an
+///   interned table) and the id's key (``RecentIDs/Key``: a canonical UUID is packed
+///   into 16 bytes); the dead prefix is dropped when the arena must grow;
+/// - the index is open addressing over the records' offsets (linear probing,
+///   backward-shift deletion) seeded through `Hasher`, so a hostile session cannot
+///   make it quadratic.
+///
+/// For 36-byte UUID ids that is about 30 bytes per remembered id (a `String` in a
+/// `Dictionary` and a ring of `String`s took about 140). Ids are compared exactly.
+struct RecentIDs {
+    /// The ring's slots; at most ``maxCapacity`` (the arena's offsets are 32-bit).
+    let capacity: Int
+    /// Ring slots in use: records in the arena.
+    var slots = 0
+    /// Ids remembered: records the index points at.
+    var count = 0
+    /// The records from ``start``; bytes before it belong to forgotten slots.
+    var arena: [UInt8] = []
+    /// Offset of the oldest slot's record.
+    var start = 0
+    /// 0 for an empty bucket, else the offset of the id's record plus one.
+    var buckets: [UInt32] = []
+    private var actions = ActionTable()
+
+    /// The most slots a ring keeps: ids are cut to a few hundred bytes
+    /// (`maxIdentifierBytes`), so the arena stays under 4 GiB.
+    static let maxCapacity = 10_000_000
+
+    /// An empty memory of `capacity` slots (at least 1, at most ``maxCapacity``).
+    init(capacity: Int) { self.capacity = Swift.min(Swift.max(1, capacity), Self.maxCapacity) }
+
+    /// The action of the request `id` answered, if it is remembered.
+    func action(of id: String) -> String? {
+        Key.with(id) { key in
+            guard let record = find(key, hash: Self.hash(key)).record else { return nil }
+            return actions.name(actionNumber(at: record))
+        }
+    }
+
+    /// Remembers `id` as answered for `action`.
+    mutating func insert(_ id: String, action: String) {
+        Key.with(id) { key in insert(key, action: action) }
+    }
+
+    /// Forgets `id`; its ring slot stays until it is overwritten.
+    mutating func remove(_ id: String) {
+        Key.with(id) { key in _ = forget(key) }
+    }
+
+    private mutating func insert(_ key: UnsafeRawBufferPointer, action: String) {
+        if let record = find(key, hash: Self.hash(key)).record {
+            let old = actionNumber(at: record)
+            if actions.name(old) != action {
+                actions.release(old)
+                setActionNumber(actions.retain(action), at: record)
+            }
+            return
+        }
+        // The oldest slot goes first, and its id with it. When that id is this one (it
+        // was removed since), the new id is forgotten at once, as it always was.
+        var forgottenAtOnce = false
+        if slots == capacity {
+            let oldest = keyRange(at: start)
+            // A copy: removing the id from the index reads the arena.
+            withUnsafeTemporaryAllocation(byteCount: oldest.count, alignment: 1) { copy in
+                arena.withUnsafeBytes { copy.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[oldest])) }
+                let old = UnsafeRawBufferPointer(copy)
+                if old.elementsEqual(key) { forgottenAtOnce = true } else { _ = forget(old) }
+            }
+            start = oldest.upperBound
+            slots -= 1
+        }
+        let number = forgottenAtOnce ? 0 : actions.retain(action)
+        let record = append(key, actionNumber: number)
+        slots += 1
+        if !forgottenAtOnce { add(record: record, hash: Self.hash(key)) }
+    }
+
+    /// Removes `key` from the index; false when it was not there.
+    private mutating func forget(_ key: UnsafeRawBufferPointer) -> Bool {
+        let (bucket, record) = find(key, hash: Self.hash(key))
+        guard let record else { return false }
+        actions.release(actionNumber(at: record))
+        deleteBucket(bucket)
+        count -= 1
+        return true
+    }
+
+    /// Appends a record; returns its offset. Full arenas drop their dead prefix and
+    /// keep an eighth of the live bytes free.
+    private mutating func append(_ key: UnsafeRawBufferPointer, actionNumber: UInt32) -> Int {
+        let size = 4 + key.count
+        if arena.count + size > arena.capacity {
+            let live = arena.count - start
+            var fresh: [UInt8] = []
+            fresh.reserveCapacity(live + size + Swift.max(live / 8, 256))
+            fresh.append(contentsOf: arena[start...])
+            if start > 0 { rebase(by: start) }
+            arena = fresh
+            start = 0
+        }
+        let record = arena.count
+        precondition(record + size < Int(UInt32.max), "RecentIDs arena past 4 GiB")
+        withUnsafeBytes(of: actionNumber.littleEndian) { arena.append(contentsOf: $0) }
+        arena.append(contentsOf: key)
+        return record
+    }
+
+    func actionNumber(at record: Int) -> UInt32 {
+        arena.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: record, as: UInt32.self)) }
+    }
+
+    private mutating func setActionNumber(_ number: UInt32, at record: Int) {
+        arena.withUnsafeMutableBytes { $0.storeBytes(of: number.littleEndian, toByteOffset: record, as: UInt32.self) }
+    }
+
+    /// The bytes of the key of the record at `record`.
+    func keyRange(at record: Int) -> Range<Int> {
+        arena.withUnsafeBytes { a in
+            let keyStart = record + 4
+            return keyStart..<(keyStart + Key.length(UnsafeRawBufferPointer(rebasing: a[keyStart...])))
+        }
+    }
+}
