@@ -115,18 +115,28 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
     /// The next reading (a record's bytes a slice of its line, not copied); nil at the end.
     public func nextReading() -> ArchiveReading? {
         while pendingIndex == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
-            if ended { return nil }
-            if let item = lines.next() {
-                interpreter.take(item, into: &pending)
-            } else {
-                ended = true
-                interpreter.finish(compressedOffset: lines.compressedOffset, into: &pending)
-            }
+            guard refillPending() else { return nil }
+            interpretNextItem()
         }
         pendingIndex += 1
         return pending[pendingIndex - 1]
+    }
+
+    /// Empties the handed-out readings; false once the end was read.
+    func refillPending() -> Bool {
+        pending.removeAll(keepingCapacity: true)
+        pendingIndex = 0
+        return !ended
+    }
+
+    /// Interprets the line reader's next item into ``pending``, or the end.
+    func interpretNextItem() {
+        if let item = lines.next() {
+            interpreter.take(item, into: &pending)
+        } else {
+            ended = true
+            interpreter.finish(compressedOffset: lines.compressedOffset, into: &pending)
+        }
     }
 
     /// Reads every remaining item and returns the records (findings stay in ``findings``).
@@ -153,9 +163,7 @@ extension ArchiveReader {
         plain: (_ run: ArraySlice<UInt8>, _ lines: [PlainLine]) throws(E) -> Void
     ) throws(E) -> ArchiveReading? {
         while pendingIndex == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
-            if ended { return nil }
+            guard refillPending() else { return nil }
             let whole = try lines.withPlainRun { (run, _, _) throws(E) -> (lines: Int, bytes: Int) in
                 plainLines.removeAll(keepingCapacity: true)
                 let taken = run.withUnsafeBytes { b in
@@ -166,13 +174,7 @@ extension ArchiveReader {
                 if taken.lines > 0 { try plain(run.prefix(taken.bytes), plainLines) }
                 return taken
             }
-            if whole { continue }
-            if let item = lines.next() {
-                interpreter.take(item, into: &pending)
-            } else {
-                ended = true
-                interpreter.finish(compressedOffset: lines.compressedOffset, into: &pending)
-            }
+            if !whole { interpretNextItem() }
         }
         pendingIndex += 1
         return pending[pendingIndex - 1]
