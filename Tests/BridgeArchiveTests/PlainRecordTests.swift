@@ -226,4 +226,36 @@ struct PlainRecordTests {
         }
         #expect(trusted > 800)
     }
+
+    /// `plainInteger` (18 digits unchecked, a 19th checked) against `Int64(_:)` on the
+    /// edges and on random lexemes of 1 to 20 digits, signed and not.
+    @Test func plainIntegersReadAsInt64ReadsThem() {
+        var state: UInt64 = 0x1D
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var texts = ["0", "-0", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+                     "999999999999999999", "1000000000000000000", "99999999999999999999", "01", "-", "", "1a", "12-3"]
+        for _ in 0..<20_000 {
+            var t = next() % 2 == 0 ? "-" : ""
+            let n = Int(next() % 20) + 1
+            for i in 0..<n { t.append(Character(String(i == 0 ? 1 + next() % 9 : next() % 10))) }
+            texts.append(t)
+        }
+        for text in texts {
+            for negative in [false, true] {
+                let bytes = Array(text.utf8)
+                let mine = bytes.withUnsafeBytes { ArchiveInterpreter.plainInteger($0, 0..<bytes.count, negative: negative) }
+                var expected = Int64(text)
+                if text.hasPrefix("-") && !negative { expected = nil }
+                let digits = text.drop(while: { $0 == "-" })
+                if digits.count > 1, digits.hasPrefix("0") { expected = nil }  // -0 is a lexeme, 01 is not
+                #expect(mine == expected, "\(text) negative: \(negative)")
+            }
+        }
+    }
 }

@@ -139,15 +139,23 @@ extension ArchiveInterpreter {
         if minus { k += 1 }
         let digits = r.upperBound - k
         guard digits >= 1, digits <= 19, !(digits > 1 && b[k] == UInt8(ascii: "0")) else { return nil }
+        // The first 18 digits cannot overflow (no check per digit); a 19th is checked.
         var v: Int64 = 0
-        while k < r.upperBound {
-            let c = b[k]
-            guard c >= 0x30, c <= 0x39 else { return nil }
+        let fast = k + Swift.min(digits, 18)
+        while k < fast {
+            let d = b[k] &- 0x30
+            guard d <= 9 else { return nil }
+            v = v &* 10 &+ Int64(d)
+            k += 1
+        }
+        if minus { v = -v }
+        if k < r.upperBound {
+            let d = b[k] &- 0x30
+            guard d <= 9 else { return nil }
             let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (s, o2) = minus ? m.subtractingReportingOverflow(Int64(c - 0x30)) : m.addingReportingOverflow(Int64(c - 0x30))
+            let (s, o2) = minus ? m.subtractingReportingOverflow(Int64(d)) : m.addingReportingOverflow(Int64(d))
             guard !o1, !o2 else { return nil }
             v = s
-            k += 1
         }
         return v
     }

@@ -59,6 +59,7 @@ enum RecordLineScanner {
         c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
     }
 
+    @inline(__always)
     static func skipSpace(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int {
         var i = start
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
@@ -144,6 +145,7 @@ enum RecordLineScanner {
     /// backslash, a backslash skipping the byte after it, so a quote ends the string
     /// exactly when `stringEnd` says so; past 64 bytes (base64 images) `stringEnd` and
     /// its `memchr` take over.
+    @inline(__always)
     static func shortStringEnd(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int? {
         let n = b.count
         let base = b.baseAddress!
