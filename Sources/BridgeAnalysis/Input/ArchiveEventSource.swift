@@ -155,14 +155,9 @@ public struct ArchiveEventSource: AnalysisEventSource {
         }
     }
 
-    /// `w2h` or `h2w` from a `dir` string's contents.
+    /// `w2h` or `h2w` from a `dir` string's contents (`r`: indices of `run`).
     static func direction(_ run: ArraySlice<UInt8>, _ r: Range<Int>) -> Direction? {
-        guard r.count == 3, run[r.lowerBound + 1] == UInt8(ascii: "2") else { return nil }
-        switch (run[r.lowerBound], run[r.lowerBound + 2]) {
-        case (UInt8(ascii: "w"), UInt8(ascii: "h")): return .webToHost
-        case (UInt8(ascii: "h"), UInt8(ascii: "w")): return .hostToWeb
-        default: return nil
-        }
+        run.withUnsafeBytes { direction($0, (r.lowerBound - run.startIndex)..<(r.upperBound - run.startIndex)) }
     }
 
     static func kind(of e: ArchiveEvent) -> CaptureEventKind {
