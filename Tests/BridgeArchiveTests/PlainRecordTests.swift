@@ -33,14 +33,8 @@ struct PlainRecordTests {
 
     /// Mutations of the plain lines: never a record the general scan would not give.
     @Test func mutatedLinesNeverDisagree() {
-        var state: UInt64 = 0x21
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var rng = SeededRandom(seed: 0x21)
+        func next() -> UInt64 { rng.next() }
         let specials: [UInt8] = Array(#"{}[]",:\ 0x-1e."#.utf8) + [0xFF, 0x00, 0x09]
         var accepted = 0
         for n in 0..<5_000 {
@@ -87,14 +81,8 @@ struct PlainRecordTests {
             }
             return nil
         }
-        var state: UInt64 = 0x48
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var rng = SeededRandom(seed: 0x48)
+        func next() -> UInt64 { rng.next() }
         let alphabet: [UInt8] = Array(#"{}[]"\ax,:"#.utf8)
         var ended = 0
         for _ in 0..<20_000 {
@@ -120,14 +108,8 @@ struct PlainRecordTests {
     /// test (`Y`, `_`, `y`, DEL, 0x02, 0x3B, bytes above 0x7F), at every alignment and
     /// near the end of the buffer.
     @Test func eightByteSkipsAgreeWithTheByteScans() {
-        var state: UInt64 = 0x5A
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var rng = SeededRandom(seed: 0x5A)
+        func next() -> UInt64 { rng.next() }
         let alphabet: [UInt8] = Array(#"{}[]"\a,:Y_y;"#.utf8) + [0x7F, 0x02, 0x80, 0xDB, 0xFD, 0xA2]
         var strings = 0, containers = 0
         for _ in 0..<30_000 {
@@ -183,14 +165,8 @@ struct PlainRecordTests {
     /// walk, on the plain lines, lines whose `msg` is followed by more members or junk,
     /// and 20,000 mutations of them; and the tail is tried only when `msg` comes last.
     @Test func trustingTheTailGivesTheFieldsOfTheWalk() {
-        var state: UInt64 = 0x7A
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var rng = SeededRandom(seed: 0x7A)
+        func next() -> UInt64 { rng.next() }
         let bases = Self.lines + [
             #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{"a":1},"seq":2}"#,
             #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{"a":1} , "x":{"b":2}}"#,
@@ -230,14 +206,8 @@ struct PlainRecordTests {
     /// `plainInteger` (18 digits unchecked, a 19th checked) against `Int64(_:)` on the
     /// edges and on random lexemes of 1 to 20 digits, signed and not.
     @Test func plainIntegersReadAsInt64ReadsThem() {
-        var state: UInt64 = 0x1D
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var rng = SeededRandom(seed: 0x1D)
+        func next() -> UInt64 { rng.next() }
         var texts = ["0", "-0", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
                      "999999999999999999", "1000000000000000000", "99999999999999999999", "01", "-", "", "1a", "12-3"]
         for _ in 0..<20_000 {

@@ -58,14 +58,7 @@ extension ArchiveLineReader {
     /// whole run was taken; false when the next thing is not such a run (nothing is
     /// called) or `body` left lines of it: then ``next()`` hands out the next one.
     func withPlainRun<E: Error>(_ body: (ArraySlice<UInt8>, _ first: Int, _ frameOffset: Int) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
-        while queueIndex == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueIndex = 0
-            if sharedLines && held.isEmpty { resetStore() }
-            if finished { return false }
-            step()
-        }
-        guard case .run(var run) = queue[queueIndex], run.verified, run.first > 1 else { return false }
+        guard fillQueue(), case .run(var run) = queue[queueIndex], run.verified, run.first > 1 else { return false }
         let taken = try body(store[run.start..<run.end], run.first, run.frameOffset)
         guard taken.lines > 0 else { return false }
         run.first += taken.lines

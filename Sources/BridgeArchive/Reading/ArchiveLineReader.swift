@@ -162,13 +162,7 @@ public final class ArchiveLineReader {
     /// The next line or finding, or nil at the end. I/O errors from the source end the
     /// stream with a `truncated-frame`-style finding naming the error.
     public func next() -> Item? {
-        while queueIndex == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueIndex = 0
-            if sharedLines && held.isEmpty { resetStore() }
-            if finished { return nil }
-            step()
-        }
+        guard fillQueue() else { return nil }
         switch queue[queueIndex] {
         case .item(let item):
             queueIndex += 1
@@ -182,6 +176,18 @@ public final class ArchiveLineReader {
             }
             return .line(line)
         }
+    }
+
+    /// Steps until something is ready to hand out; false at the end.
+    func fillQueue() -> Bool {
+        while queueIndex == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueIndex = 0
+            if sharedLines && held.isEmpty { resetStore() }
+            if finished { return false }
+            step()
+        }
+        return true
     }
 
     /// Every line before the one being read was handed out: their bytes go (a line still
