@@ -51,13 +51,7 @@ extension RecentIDs {
     /// Points the index at a new record (its key absent from the index).
     mutating func add(record: Int, hash: Int) {
         if (count + 1) * 3 > buckets.count * 2 { grow() }
-        let size = buckets.count
-        var i = Self.home(hash, size: size)
-        while buckets[i] != 0 {
-            i += 1
-            if i == size { i = 0 }
-        }
-        buckets[i] = UInt32(record + 1)
+        buckets[Self.freeBucket(in: buckets, from: Self.home(hash, size: buckets.count))] = UInt32(record + 1)
         count += 1
     }
 
@@ -105,12 +99,17 @@ extension RecentIDs {
         let old = buckets
         buckets = [UInt32](repeating: 0, count: size)
         for entry in old where entry != 0 {
-            var i = Self.home(recordHash(Int(entry) - 1), size: size)
-            while buckets[i] != 0 {
-                i += 1
-                if i == size { i = 0 }
-            }
-            buckets[i] = entry
+            buckets[Self.freeBucket(in: buckets, from: Self.home(recordHash(Int(entry) - 1), size: size))] = entry
         }
+    }
+
+    /// The first empty bucket at or after `home`, wrapping round (the table is never full).
+    static func freeBucket(in buckets: [UInt32], from home: Int) -> Int {
+        var i = home
+        while buckets[i] != 0 {
+            i += 1
+            if i == buckets.count { i = 0 }
+        }
+        return i
     }
 }

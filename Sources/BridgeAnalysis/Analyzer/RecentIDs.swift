@@ -59,7 +59,8 @@ struct RecentIDs {
     }
 
     private mutating func insert(_ key: UnsafeRawBufferPointer, action: String) {
-        if let record = find(key, hash: Self.hash(key)).record {
+        let hash = Self.hash(key)
+        if let record = find(key, hash: hash).record {
             let old = actionNumber(at: record)
             if actions.name(old) != action {
                 actions.release(old)
@@ -84,7 +85,7 @@ struct RecentIDs {
         let number = forgottenAtOnce ? 0 : actions.retain(action)
         let record = append(key, actionNumber: number)
         slots += 1
-        if !forgottenAtOnce { add(record: record, hash: Self.hash(key)) }
+        if !forgottenAtOnce { add(record: record, hash: hash) }
     }
 
     /// Removes `key` from the index; false when it was not there.
