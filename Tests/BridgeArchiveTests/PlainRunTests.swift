@@ -48,9 +48,12 @@ import Testing
         while let r = try reader.nextReading(plain: { (slice, lines) throws(ArchiveError) in
             let run = Array(slice)
             // Lines of a run follow the last line handed out; their members must be where they say.
-            for (k, p) in lines.enumerated() {
-                let end = k + 1 < lines.count ? lines[k + 1].start - 1 : run.count - 1
-                let text = Array(run[p.start..<end])
+            // The lines fill the run, one after the other, each ended by its newline.
+            #expect(lines.first?.range.lowerBound == 0 && lines.last.map { $0.range.upperBound + 1 } == run.count)
+            for (p, next) in zip(lines, lines.dropFirst()) { #expect(next.range.lowerBound == p.range.upperBound + 1) }
+            for p in lines {
+                #expect(run[p.range.upperBound] == 0x0A)
+                let text = Array(run[p.range])
                 number += 1
                 plain += 1
                 t.items.append("record \(number) true " + String(decoding: text, as: UTF8.self))

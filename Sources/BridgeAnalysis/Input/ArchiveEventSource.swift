@@ -109,7 +109,7 @@ public struct ArchiveEventSource: AnalysisEventSource {
             defer { scans.removeAll(keepingCapacity: true) }
             for l in lines {
                 let f = l.fields
-                let line = run.startIndex + l.start
+                let line = run.startIndex + l.range.lowerBound
                 let connection = String(decoding: run[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)], as: UTF8.self)
                 let direction: Direction
                 switch Self.direction(run, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {

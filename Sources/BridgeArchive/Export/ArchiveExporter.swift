@@ -66,9 +66,8 @@ public enum ArchiveExport {
         let plain = { (run: ArraySlice<UInt8>, lines: [ArchiveReader.PlainLine]) throws(ArchiveError) in
             for i in taps.indices {
                 run.withUnsafeBytes { run in
-                    for (k, l) in lines.enumerated() {
-                        let end = k + 1 < lines.count ? lines[k + 1].start - 1 : run.count - 1
-                        taps[i].write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.start..<end]), fields: l.fields, into: &buffers[i])
+                    for l in lines {
+                        taps[i].write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.range]), fields: l.fields, into: &buffers[i])
                     }
                 }
                 if buffers[i].count >= chunk {
@@ -77,9 +76,8 @@ public enum ArchiveExport {
                 }
             }
         }
-        // A message the encoder stores verbatim needs no walk to find its end.
-        let verbatim: ArchiveInterpreter.PlainAccept = { msg, _, _ in ArchivePayloadEncoding.isVerbatimJSON(msg) }
-        while let reading = try taps.count == exporters.count ? reader.nextReading(accept: verbatim, plain: plain) : reader.nextReading() {
+        while let reading = try taps.count == exporters.count ? reader.nextReading(accept: TapLogExporter.acceptsVerbatim, plain: plain)
+                                                              : reader.nextReading() {
             if case .finding = reading { continue }
             for i in exporters.indices {
                 exporters[i].write(reading: reading, into: &buffers[i])

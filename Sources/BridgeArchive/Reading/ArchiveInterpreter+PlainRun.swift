@@ -12,9 +12,9 @@ extension ArchiveInterpreter {
     /// lines it took and their bytes (newlines included); stops at the first other line,
     /// which the caller hands to ``take(_:into:)``.
     ///
-    /// What `cat` and `export --jsonl` read a clean archive with: their output for such a
-    /// line is the line itself (or a function of its members), and the interpretation
-    /// costs one pass over the line with no copy.
+    /// What `cat`, `export --jsonl` and the analyzer read a clean archive with: their use
+    /// of such a line is the line itself or its members, and the interpretation costs one
+    /// pass over the line with no copy.
     /// `accept`: see ``plainFields(_:accept:)``.
     package mutating func takePlainLines(_ run: UnsafeRawBufferPointer, accept: PlainAccept? = nil,
                                          each: (_ line: UnsafeRawBufferPointer, _ fields: PlainFields) -> Void = { _, _ in })
@@ -28,9 +28,7 @@ extension ArchiveInterpreter {
             guard let f = Self.plainFields(line, accept: accept), f.seq == lastSequence + 1 else { break }
             each(line, f)
             lastSequence = f.seq
-            counts.records += 1
-            counts.bytes += f.msg.count
-            lastTime = f.time
+            countRecord(time: f.time, bytes: f.msg.count)
             lines += 1
             start = end + 1
         }

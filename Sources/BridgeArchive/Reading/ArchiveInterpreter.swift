@@ -23,13 +23,13 @@ public struct ArchiveInterpreter: Sendable {
     /// Every finding so far, in order.
     public private(set) var findings: [ArchiveFinding] = []
     /// What was read so far, counted like a trailer (`endTime` unused).
-    public internal(set) var counts = ArchiveTrailer()
+    public private(set) var counts = ArchiveTrailer()
     /// The `seq` of the last record or event read intact.
     public internal(set) var lastSequence = 0
     /// Whether a truncated, corrupt or checksum-failing frame was met.
     public private(set) var damaged = false
     /// The time of the last record or event read (the header's start time before any).
-    public internal(set) var lastTime: Int64
+    public private(set) var lastTime: Int64
 
     private let decoder = ArchiveLineDecoder()
     let fastRecords: Bool
@@ -55,9 +55,7 @@ public struct ArchiveInterpreter: Sendable {
             if fastRecords, let record = plainRecord(line) ?? fastRecord(line) {
                 if trailer != nil { report(.unexpectedLine, line, "line \(line.number) follows the trailer", into: &out) }
                 sequence(record.seq, line, into: &out)
-                counts.records += 1
-                counts.bytes += record.payload.count
-                lastTime = record.time
+                countRecord(time: record.time, bytes: record.payload.count)
                 out.append(.record(record, line))
                 return
             }
@@ -89,9 +87,7 @@ public struct ArchiveInterpreter: Sendable {
             report(.unexpectedLine, line, "line \(line.number) is a second header; skipped", into: &out)
         case .record(let r):
             sequence(r.seq, line, into: &out)
-            counts.records += 1
-            counts.bytes += r.payload.count
-            lastTime = r.time
+            countRecord(time: r.time, bytes: r.payload.count)
             out.append(.record(ArchiveRecordView(seq: r.seq, time: r.time, direction: r.direction, connection: r.connection,
                                                  payload: r.payload[...], encoding: r.encoding), line))
         case .event(let e):
@@ -110,6 +106,13 @@ public struct ArchiveInterpreter: Sendable {
                 report(.countMismatch, line, "the trailer counts \(Self.describe(t)) but \(Self.describe(counts)) were read", into: &out)
             }
         }
+    }
+
+    /// Counts a record read (after its `seq` was checked).
+    mutating func countRecord(time: Int64, bytes: Int) {
+        counts.records += 1
+        counts.bytes += bytes
+        lastTime = time
     }
 
     private mutating func sequence(_ seq: Int, _ line: ArchiveLine, into out: inout [ArchiveReading]) {

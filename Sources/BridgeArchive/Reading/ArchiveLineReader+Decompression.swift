@@ -216,15 +216,7 @@ extension ArchiveLineReader {
                 held.append(entry)
             case .run(let run):
                 heldBytes += run.textBytes
-                // A run continuing the one held last (the same frame, the next bytes) joins it.
-                if case .run(var last) = held.last, last.end == run.start, last.frameOffset == run.frameOffset {
-                    last.count += run.count
-                    last.end = run.end
-                    last.textBytes += run.textBytes
-                    held[held.count - 1] = .run(last)
-                } else {
-                    held.append(entry)
-                }
+                Self.append(entry, to: &held)
             case .item(.finding):
                 held.append(entry)
             }

@@ -68,16 +68,8 @@ extension ArchiveLineReader {
                     if found != nil {
                         store.append(0x0A)
                         linesRead += 1
-                        if queue.count > floor, case .run(var run) = queue[queue.count - 1], run.end == lineStart,
-                           run.frameOffset == frameStart {
-                            run.count += 1
-                            run.end = store.count
-                            run.textBytes += store.count - lineStart - 1
-                            queue[queue.count - 1] = .run(run)
-                        } else {
-                            queue.append(.run(LineRun(first: linesRead, count: 1, start: lineStart, end: store.count,
-                                                      textBytes: store.count - lineStart - 1, frameOffset: frameStart)))
-                        }
+                        Self.append(.run(LineRun(first: linesRead, count: 1, start: lineStart, end: store.count, frameOffset: frameStart)),
+                                    to: &queue, floor: floor)
                         lineStart = store.count
                     }
                 }

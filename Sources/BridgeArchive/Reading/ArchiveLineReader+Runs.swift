@@ -25,12 +25,39 @@ extension ArchiveLineReader {
         /// Where the run's bytes are in ``store``: from its first line to after its last newline.
         var start: Int
         var end: Int
-        /// The lines' bytes without their newlines (what the frame's hold counts).
-        var textBytes: Int
         /// Offset in the compressed file of the frame the lines ended in.
         var frameOffset: Int
         /// False for lines of a damaged frame handed out by `salvage`.
         var verified = true
+
+        /// The lines' bytes without their newlines (what the frame's hold counts).
+        var textBytes: Int { end - start - count }
+
+        /// Drops the first `lines` lines, `bytes` bytes with their newlines.
+        mutating func dropFirst(lines: Int, bytes: Int) {
+            first += lines
+            count -= lines
+            start += bytes
+        }
+
+        /// Takes in `next` when it carries on where this run ends, in the same frame.
+        mutating func absorb(_ next: LineRun) -> Bool {
+            guard next.start == end, next.frameOffset == frameOffset, next.verified == verified else { return false }
+            count += next.count
+            end = next.end
+            return true
+        }
+    }
+
+    /// Appends `entry` to `entries`, a run joining the run before it when it carries on
+    /// from it and that run is at `floor` or after (what was queued before a step
+    /// belongs to an earlier one).
+    static func append(_ entry: Entry, to entries: inout [Entry], floor: Int = 0) {
+        if case .run(let run) = entry, entries.count > floor, case .run(var last) = entries[entries.count - 1], last.absorb(run) {
+            entries[entries.count - 1] = .run(last)
+        } else {
+            entries.append(entry)
+        }
     }
 
     /// Cuts the first line off `run`.
@@ -43,28 +70,22 @@ extension ArchiveLineReader {
         // The header is kept by the reader: an array of its own, not the frame's buffer.
         let slice = run.first == 1 ? Array(store[span])[...] : store[span]
         let line = ArchiveLine(number: run.first, slice: slice, frameOffset: run.frameOffset, verified: run.verified)
-        run.first += 1
-        run.count -= 1
-        run.start = end + 1
-        run.textBytes -= span.count
+        run.dropFirst(lines: 1, bytes: span.count + 1)
         return line
     }
 
     /// When the next thing to hand out is a run of verified lines, calls `body` with
     /// its bytes (lines with their newlines: a slice of the reader's buffer, to let go of
-    /// before the next call), the number of its first line and its frame's offset;
-    /// `body` returns how many of those lines it took (from the first, `bytes` of them,
-    /// newlines included), and they are not handed out again. Returns true when the
-    /// whole run was taken; false when the next thing is not such a run (nothing is
-    /// called) or `body` left lines of it: then ``next()`` hands out the next one.
-    func withPlainRun<E: Error>(_ body: (ArraySlice<UInt8>, _ first: Int, _ frameOffset: Int) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
+    /// before the next call); `body` returns how many of those lines it took (from the
+    /// first, `bytes` of them, newlines included), and they are not handed out again.
+    /// Returns true when the whole run was taken; false when the next thing is not such
+    /// a run (nothing is called) or `body` left lines of it: then ``next()`` hands out
+    /// the next one.
+    func withPlainRun<E: Error>(_ body: (ArraySlice<UInt8>) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
         guard fillQueue(), case .run(var run) = queue[queueIndex], run.verified, run.first > 1 else { return false }
-        let taken = try body(store[run.start..<run.end], run.first, run.frameOffset)
+        let taken = try body(store[run.start..<run.end])
         guard taken.lines > 0 else { return false }
-        run.first += taken.lines
-        run.count -= taken.lines
-        run.textBytes -= taken.bytes - taken.lines
-        run.start += taken.bytes
+        run.dropFirst(lines: taken.lines, bytes: taken.bytes)
         if run.count == 0 {
             queueIndex += 1
             return true

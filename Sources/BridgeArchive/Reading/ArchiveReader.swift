@@ -164,11 +164,12 @@ extension ArchiveReader {
     ) throws(E) -> ArchiveReading? {
         while pendingIndex == pending.count {
             guard refillPending() else { return nil }
-            let whole = try lines.withPlainRun { (run, _, _) throws(E) -> (lines: Int, bytes: Int) in
+            let whole = try lines.withPlainRun { (run) throws(E) -> (lines: Int, bytes: Int) in
                 plainLines.removeAll(keepingCapacity: true)
                 let taken = run.withUnsafeBytes { b in
                     interpreter.takePlainLines(b, accept: accept) { line, fields in
-                        plainLines.append(PlainLine(start: b.baseAddress!.distance(to: line.baseAddress!), fields: fields))
+                        let start = b.baseAddress!.distance(to: line.baseAddress!)
+                        plainLines.append(PlainLine(range: start..<(start + line.count), fields: fields))
                     }
                 }
                 if taken.lines > 0 { try plain(run.prefix(taken.bytes), plainLines) }
@@ -180,11 +181,11 @@ extension ArchiveReader {
         return pending[pendingIndex - 1]
     }
 
-    /// A plain record line of a run: where it starts in the run, and its members
-    /// (ranges relative to the line's start).
+    /// A plain record line of a run: where it is in the run (offsets from the run's
+    /// start, without its newline), and its members (ranges relative to the line's start).
     package struct PlainLine {
-        /// Offset of the line in the run.
-        package var start: Int
+        /// The line's bytes in the run.
+        package var range: Range<Int>
         /// Its members.
         package var fields: ArchiveInterpreter.PlainFields
     }

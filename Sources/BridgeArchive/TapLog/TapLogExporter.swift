@@ -33,9 +33,16 @@ public struct TapLogExporter: ArchiveExporter {
         if ok { out.append(0x0A) }
     }
 
+    /// What ``write(plainLine:fields:into:)`` needs a plain line read with: a message the
+    /// encoder stores verbatim (`msg`) needs no walk to find its end, and a message
+    /// accepted so is written verbatim without a second check.
+    static func acceptsVerbatim(_ msg: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer, _ fields: ArchiveInterpreter.PlainFields) -> Bool {
+        ArchivePayloadEncoding.isVerbatimJSON(msg)
+    }
+
     /// Writes the line of a plain record line (``ArchiveReader/PlainLine``: `line` its
-    /// bytes, `fields` where its members are): the bytes ``write(reading:into:)`` writes
-    /// for the same record.
+    /// bytes, `fields` where its members are, read with ``acceptsVerbatim``): the bytes
+    /// ``write(reading:into:)`` writes for the same record.
     mutating func write(plainLine b: UnsafeRawBufferPointer, fields f: ArchiveInterpreter.PlainFields, into out: inout [UInt8]) {
         let p = UnsafeRawBufferPointer(rebasing: b[f.msg])
         let ok = encoder.record(seq: nil, time: f.time, direction: ArchiveDirection(rawValue: ArchiveInterpreter.string(b, f.dir)),
