@@ -47,7 +47,8 @@ extension JSONReportRenderer {
             s.close("}", indent: 4)
         }
         s.end(last: false)
-        for (i, (key, value)) in tail(batch).enumerated() { s.member(key, value, indent: 0, last: i == 1) }
+        let last = tail(batch)
+        for (i, (key, value)) in last.enumerated() { s.member(key, value, indent: 0, last: i == last.count - 1) }
         s.close("}", indent: 0)
         s.raw("\n")
         try sink(s.bytes)
