@@ -42,6 +42,12 @@ struct ProxyUpstreamWaitTests {
         return (code, Date().timeIntervalSince(start))
     }
 
+    /// The page-side sanity bound, on the test's clock. The contract (told within 10 s)
+    /// is checked on the proxy's clock; the page's view runs on the cooperative pool,
+    /// which the suite's other tests starve on 2 cores: a clean clone's `make test` saw
+    /// 113 s here on 2026-11-26 while the proxy had told the page in time (60 s before).
+    static let pageBound: Double = 180
+
     /// Seconds from the page's `open` to the `error` event that closed it, on the proxy's clock.
     static func proxySeconds(_ archive: RecordedExchange) -> Double? {
         guard let open = archive.events(.open).first?.time, let error = archive.events(.error).first?.time else { return nil }
@@ -62,7 +68,7 @@ struct ProxyUpstreamWaitTests {
         // The bound is checked on the proxy's own clock (the archive's open and error
         // event times): the test's view of the page runs on the cooperative pool, which
         // the parallel browser tests can starve for many seconds on 2 cores.
-        #expect(seconds < 60, "the page was told after \(seconds) s")
+        #expect(seconds < Self.pageBound, "the page was told after \(seconds) s")
         #expect(await recording.finish())
         let archive = try RecordedExchange(archive: path)
         let told = Self.proxySeconds(archive)
@@ -82,7 +88,7 @@ struct ProxyUpstreamWaitTests {
         let recording = BackgroundRecording(proxy, path: path)
         let (code, seconds) = try await Self.page(proxyPort: proxy.port)
         #expect(pageSawRefusal(code), "page closed with \(code.map(String.init) ?? "no close frame")")
-        #expect(seconds < 60, "the page was told after \(seconds) s")
+        #expect(seconds < Self.pageBound, "the page was told after \(seconds) s")
         #expect(await recording.finish())
         let archive = try RecordedExchange(archive: path)
         #expect(Self.proxySeconds(archive).map { $0 < 4 } == true)
@@ -101,7 +107,7 @@ struct ProxyUpstreamWaitTests {
         let recording = BackgroundRecording(proxy, path: path)
         let (code, seconds) = try await Self.page(proxyPort: proxy.port)
         #expect(pageSawRefusal(code), "page closed with \(code.map(String.init) ?? "no close frame")")
-        #expect(seconds < 60, "told after \(seconds) s")
+        #expect(seconds < Self.pageBound, "told after \(seconds) s")
         #expect(await recording.finish())
         let told = Self.proxySeconds(try RecordedExchange(archive: path))
         #expect(told.map { $0 >= 0.4 && $0 < 3 } == true, "the proxy told the page after \(told.map { "\($0)" } ?? "?") s")
