@@ -6,8 +6,9 @@ import BridgeJSON
 /// and both have none when neither carries an object.
 ///
 /// On the fast path the data is kept as its bytes (a copy: the message may be a slice
-/// of the archive reader's reused buffer; nothing parsed): two with the same bytes are the same data without a look; only data
-/// that differ in bytes are compared by their canonical texts, parsed then. So the answer
+/// of the archive reader's reused buffer; nothing parsed): two with the same bytes are
+/// the same data without a look; only data that differ in bytes are compared by their
+/// canonical texts, parsed then. So the answer
 /// is the one the analyzer gave when it kept the canonical text of every request, at
 /// the cost of a parse only when a request is re-sent with other bytes.
 struct RequestData {
