@@ -109,8 +109,8 @@ public struct OTLPSessionExport: Sendable {
 
         /// An opener for ``BatchAnalyzer`` that records archive headers.
         public var opener: BatchAnalyzer.Opener {
-            { [self] path throws(AnalysisError) in
-                let source = try SessionInput.open(path)
+            { [self] path, readAhead throws(AnalysisError) in
+                let source = try SessionInput.open(path, readAhead: readAhead)
                 if let a = source as? ArchiveEventSource { headers.withLock { $0[path] = a.header } }
                 return source
             }

@@ -69,8 +69,9 @@ public struct AnalysisBatch: Sendable, Hashable {
 /// Analyses several inputs in parallel (at most `jobs` at once) with structured
 /// concurrency; the caller's task owns the work and its cancellation.
 public struct BatchAnalyzer: Sendable {
-    /// Opens one input: by default ``SessionInput/open(_:)``.
-    public typealias Opener = @Sendable (String) throws(AnalysisError) -> any AnalysisEventSource
+    /// Opens one input (with `readAhead`: decompressing on a thread of its own); by
+    /// default ``SessionInput/open(_:readAhead:)``.
+    public typealias Opener = @Sendable (_ path: String, _ readAhead: Bool) throws(AnalysisError) -> any AnalysisEventSource
 
     /// The configuration for every session.
     public var configuration: AnalyzerConfiguration
@@ -89,17 +90,17 @@ public struct BatchAnalyzer: Sendable {
     /// Creates a batch analyzer.
     public init(configuration: AnalyzerConfiguration = AnalyzerConfiguration(), jobs: Int,
                 logger: Logger = Logger(label: "bridgescope.analysis"),
-                opener: @escaping Opener = { path throws(AnalysisError) in try SessionInput.open(path) }) {
+                opener: @escaping Opener = { path, readAhead throws(AnalysisError) in try SessionInput.open(path, readAhead: readAhead) }) {
         self.configuration = configuration
         self.jobs = Swift.max(1, jobs)
         self.opener = opener
         self.logger = logger
     }
 
-    /// Analyses one input.
-    public func analyze(_ path: String) -> Result<AnalysisReport, AnalysisError> {
+    /// Analyses one input; with `readAhead`, an archive is decompressed on a thread of its own.
+    public func analyze(_ path: String, readAhead: Bool = false) -> Result<AnalysisReport, AnalysisError> {
         do throws(AnalysisError) {
-            var source = try opener(path)
+            var source = try opener(path, readAhead)
             return .success(try SessionAnalyzer.analyze(&source, name: path, configuration: configuration, logger: logger))
         } catch {
             return .failure(error)
@@ -114,13 +115,15 @@ public struct BatchAnalyzer: Sendable {
     /// (the CLI shows it on a terminal).
     public func run(_ paths: [String], progress: (@Sendable (_ done: Int, _ failed: Int) -> Void)? = nil) async -> AnalysisBatch {
         let concurrent = splitsReading && paths.count < jobs
+        // A core per input and one to spare: an archive is decompressed on a thread of its own.
+        let readAhead = !concurrent && paths.count < jobs
         var results = [Result<AnalysisReport, AnalysisError>?](repeating: nil, count: paths.count)
         await withTaskGroup(of: (Int, Result<AnalysisReport, AnalysisError>).self) { group in
             var next = 0
             func start() {
                 let i = next, path = paths[i]
                 next += 1
-                group.addTask { (i, concurrent ? await self.analyzeConcurrently(path) : self.analyze(path)) }
+                group.addTask { (i, concurrent ? await self.analyzeConcurrently(path) : self.analyze(path, readAhead: readAhead)) }
             }
             while next < paths.count && next < jobs { start() }
             var done = 0, failed = 0

@@ -48,10 +48,12 @@ public struct ArchiveEventSource: AnalysisEventSource {
     }
 
     /// Reads an archive from a byte source (standard input, a FIFO, a judged file).
-    /// Throws as ``init(path:logger:)``.
-    public init(source: any ArchiveByteSource, logger: Logger = Logger(label: "bridgescope.analysis")) throws(AnalysisError) {
+    /// Throws as ``init(path:logger:)``. With `readAhead`, decompression runs on a thread
+    /// of its own (``ArchiveReader/hasSpareCore``).
+    public init(source: any ArchiveByteSource, readAhead: Bool = false,
+                logger: Logger = Logger(label: "bridgescope.analysis")) throws(AnalysisError) {
         do {
-            reader = try ArchiveReader(source: source, sharedLines: true, logger: logger)
+            reader = try ArchiveReader(source: source, sharedLines: true, readAhead: readAhead, logger: logger)
         } catch {
             throw AnalysisError(.unreadableInput, "\(source.name): \(error.message) [\(error.code)]")
         }

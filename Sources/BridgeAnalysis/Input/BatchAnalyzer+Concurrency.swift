@@ -7,7 +7,7 @@ extension BatchAnalyzer {
     /// analysed in about the time its decompression takes.
     public func analyzeConcurrently(_ path: String) async -> Result<AnalysisReport, AnalysisError> {
         let source: any AnalysisEventSource
-        do throws(AnalysisError) { source = try opener(path) } catch { return .failure(error) }
+        do throws(AnalysisError) { source = try opener(path, false) } catch { return .failure(error) }
         var analyzer = SessionAnalyzer(source: path, configuration: configuration, logger: logger)
         if let archive = source as? ArchiveEventSource {
             let lines = Handoff(archive.reader.lines)

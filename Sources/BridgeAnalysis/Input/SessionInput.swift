@@ -14,12 +14,13 @@ public enum SessionInput {
     /// Throws ``AnalysisError`` `unreadable-input` when it cannot be opened or read (for an
     /// archive: no valid header, an unsupported format version) and `unsupported-input`
     /// for anything else (a packet capture, bare envelopes, ...), saying what it is and
-    /// which command reads it.
-    public static func open(_ path: String) throws(AnalysisError) -> any AnalysisEventSource {
+    /// which command reads it. With `readAhead`, an archive is decompressed on a thread of
+    /// its own.
+    public static func open(_ path: String, readAhead: Bool = false) throws(AnalysisError) -> any AnalysisEventSource {
         let input = try judge(path)
         switch input.kind {
         case .archive:
-            return try ArchiveEventSource(source: input)
+            return try ArchiveEventSource(source: input, readAhead: readAhead)
         case .tapLog:
             return TapLogSource(source: input, name: input.name)
         default:

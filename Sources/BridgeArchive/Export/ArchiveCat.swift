@@ -21,12 +21,16 @@ public struct ArchiveCat {
     /// Print the lines of damaged frames too, marked: `{"unverified":true,...}` in jsonl,
     /// `UNVERIFIED` first in pretty (docs/FORMAT.md §7).
     public var salvage: Bool
+    /// Decompress on a thread of its own (``ArchiveReader/hasSpareCore`` by default).
+    public var readAhead: Bool
 
     /// Creates a runner.
-    public init(format: Format = .jsonl, filter: ArchiveRecordFilter = ArchiveRecordFilter(), salvage: Bool = false) {
+    public init(format: Format = .jsonl, filter: ArchiveRecordFilter = ArchiveRecordFilter(), salvage: Bool = false,
+                readAhead: Bool = ArchiveReader.hasSpareCore) {
         self.format = format
         self.filter = filter
         self.salvage = salvage
+        self.readAhead = readAhead
     }
 
     /// A line as printed: marked when its frame failed its checks.
@@ -46,7 +50,7 @@ public struct ArchiveCat {
     /// - Throws: ``ArchiveError`` when the archive cannot be opened or output fails.
     public func run(path: String, to fd: Int32, diagnostic: (ArchiveFinding) -> Void = { _ in }) throws(ArchiveError) -> [ArchiveFinding] {
         // Nothing of a line is kept once printed: lines are slices of the reader's buffer.
-        let reader = try ArchiveReader(source: PeekedInput.archive(path), salvage: salvage, sharedLines: true)
+        let reader = try ArchiveReader(source: PeekedInput.archive(path), salvage: salvage, sharedLines: true, readAhead: readAhead)
         var out = BufferedOutput(FileOutput(fileDescriptor: fd, name: "standard output", owned: false))
         let pretty = ArchivePrettyPrinter()
         switch format {

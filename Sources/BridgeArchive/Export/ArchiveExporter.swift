@@ -48,11 +48,13 @@ public enum ArchiveExport {
     ///
     /// - Throws: ``ArchiveError`` when the archive cannot be opened or an output cannot
     ///   be created or written.
-    public static func run(archive: String, to targets: [Target]) throws(ArchiveError) -> [ArchiveFinding] {
+    /// With `readAhead`, decompression runs on a thread of its own.
+    public static func run(archive: String, to targets: [Target],
+                           readAhead: Bool = ArchiveReader.hasSpareCore) throws(ArchiveError) -> [ArchiveFinding] {
         for t in targets { try OutputFile.checkNotInput(t.path, inputs: [archive]) }
         // A tap log keeps nothing of a reading: its lines can be slices of the reader's buffer.
         let reader = try ArchiveReader(source: PeekedInput.archive(archive),
-                                       sharedLines: targets.allSatisfy { $0.exporter is TapLogExporter })
+                                       sharedLines: targets.allSatisfy { $0.exporter is TapLogExporter }, readAhead: readAhead)
         var outputs: [OutputFile] = []  // filled below
         for t in targets { outputs.append(try OutputFile(path: t.path, inputs: [archive])) }
         var exporters = targets.map(\.exporter)

@@ -1,76 +1,58 @@
-import CZstd
-
 extension ArchiveLineReader {
-    /// `ZSTD_error_checksum_wrong` (22 in zstd_errors.h; error results are `-code`).
-    static let checksumWrong = -22
-
-    /// One unit of work: refill, decompress one call's worth, or end.
+    /// One unit of work: the decompressor's next step (taken here, or by the read-ahead
+    /// thread), turned into lines and findings.
     func step() {
-        if inPos == inEnd {
-            refill()
-            if finished { return }
-            if inPos == inEnd {
-                endOfInput()
+        if let ahead {
+            guard let (step, bytes) = ahead.next() else {
+                finished = true
                 return
             }
-        }
-        let before = inPos
-        let (result, produced): (Int, Int) = input.withUnsafeBytes { i in
+            take(step, bytes)
+        } else if let decompressor {
             output.withUnsafeMutableBytes { o in
-                var inBuf = ZSTD_inBuffer(src: i.baseAddress! + inPos, size: inEnd - inPos, pos: 0)
-                var outBuf = ZSTD_outBuffer(dst: o.baseAddress, size: o.count, pos: 0)
-                let r = ZSTD_decompressStream(dctx, &outBuf, &inBuf)
-                inPos += inBuf.pos
-                return (r, outBuf.pos)
+                let step = decompressor.step(into: o)
+                take(step, UnsafeRawBufferPointer(o))
             }
         }
-        if ZSTD_isError(result) != 0 {
-            damaged(result)
-            return
-        }
-        let mark = queue.count
-        if produced > 0 { split(produced) }
-        if result == 0 {
-            // The frame is complete and its checksum verified: release what it held.
-            queue.insert(contentsOf: held, at: mark)
-            clearHeld()
-            heldOverflow = false
-            inFrame = false
-            frameStart = compressedOffset
-        } else {
-            inFrame = true
-            hold(from: mark)
-        }
-        if inPos == before && produced == 0 && result != 0 {
-            // libzstd made no progress with input and output space: treat as damage
-            // rather than loop (it should not happen).
-            damage(.corruptData, "the decompressor made no progress")
-        }
     }
 
-    private func refill() {
-        inStart += inEnd
-        inPos = 0
-        inEnd = 0
-        var src = source
-        let result: Result<Int, ArchiveError> = input.withUnsafeMutableBytes { buf in
-            do throws(ArchiveError) { return .success(try src.read(into: buf)) } catch { return .failure(error) }
-        }
-        source = src
-        switch result {
-        case .success(let n):
-            inEnd = n
-        case .failure(let error):
-            queue.append(contentsOf: held)
-            clearHeld()
-            finding(.truncatedFrame, at: compressedOffset, line: linesRead + 1,
-                    "reading stopped: \(error.message)")
-            dropPending(at: compressedOffset)
+    /// Handles one decompressor step; `bytes` holds its output (from the first byte).
+    private func take(_ step: ArchiveDecompressor.Step, _ bytes: UnsafeRawBufferPointer) {
+        switch step {
+        case .output(let count, let frameComplete, let started, let offset):
+            frameStart = started
+            let mark = queue.count
+            if count > 0 { split(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
+            compressedOffset = offset
+            if frameComplete {
+                // The frame is complete and its checksum verified: release what it held.
+                queue.insert(contentsOf: held, at: mark)
+                clearHeld()
+                heldOverflow = false
+                frameStart = offset
+            } else {
+                hold(from: mark)
+            }
+        case .damage(let damage):
+            damaged(damage)
+        case .readError(let message, let offset):
+            compressedOffset = offset
+            readFailed(message, at: offset)
             finished = true
+        case .endOfInput(let inFrame, let started, let offset):
+            compressedOffset = offset
+            endOfInput(inFrame: inFrame, frameStart: started)
         }
     }
 
-    private func endOfInput() {
+    private func readFailed(_ message: String, at offset: Int) {
+        queue.append(contentsOf: held)
+        clearHeld()
+        finding(.truncatedFrame, at: offset, line: linesRead + 1, "reading stopped: \(message)")
+        dropPending(at: offset)
+    }
+
+    private func endOfInput(inFrame: Bool, frameStart: Int) {
         // A truncated frame has no checksum to check: its complete lines are what the
         // writer flushed (a killed recorder leaves exactly that), handed out before the
         // finding that says the rest is lost.
@@ -100,26 +82,10 @@ extension ArchiveLineReader {
         lineStart = store.count
     }
 
-    /// libzstd reported an error. It then leaves both buffers' positions where the
-    /// failing call started, so whatever that call decoded is lost and reading must
-    /// resume at a later frame.
-    private func damaged(_ code: Int) {
-        if code == Self.checksumWrong {
-            damage(.checksumMismatch, "the content checksum of the frame does not match: its last part was dropped and the lines read from it before may be damaged")
-        } else {
-            damage(.corruptData, "zstd: \(String(cString: ZSTD_getErrorName(code)))")
-        }
-    }
-
-    /// Reports damage at the current position, drops the partial line, and resumes at
-    /// the next frame magic number found after it (if any). The search starts where the
-    /// failing call's input started (libzstd does not say how far it got), which is
-    /// inside the damaged frame, so no later frame is skipped; a magic number that is
-    /// really compressed data fails again and the search goes on, one byte further each
-    /// time at least, so this always ends.
-    private func damage(_ kind: ArchiveFinding.Kind, _ what: String) {
-        let at = compressedOffset
-        let startedAt = frameStart
+    /// The decompressor met damage (and has looked for the next frame): the frame's
+    /// held lines are dropped (counted in the finding) or, with ``salvage``, handed out
+    /// unverified, and the partial line goes.
+    private func damaged(_ damage: ArchiveDecompressor.Damage) {
         let line = linesRead + 1
         let lost = heldLineRange()
         if salvage {
@@ -134,74 +100,25 @@ extension ArchiveLineReader {
                 case .item(.finding): break
                 }
             }
-            clearHeld()
-        } else {
-            clearHeld()
         }
+        clearHeld()
         heldOverflow = false
-        dropPending(at: at)
-        ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only)
-        inFrame = false
-        // Never resume at the frame that just failed: search from one byte past its start.
-        if compressedOffset <= startedAt && inPos < inEnd { inPos += 1 }
-        let resumed = seekNextFrame()
-        let tail = resumed.map { "reading resumed at the frame found at byte \($0)" } ?? "no later frame found"
+        dropPending(at: damage.offset)
+        if let (message, offset) = damage.readError {
+            finding(.truncatedFrame, at: offset, line: linesRead + 1, "reading stopped: \(message)")
+        }
+        compressedOffset = damage.offsetAfter
+        let tail = damage.resumed.map { "reading resumed at the frame found at byte \($0)" } ?? "no later frame found"
         let dropped = lost.map { r in
             salvage ? "; its lines \(r.lowerBound)-\(r.upperBound) are handed out unverified"
                 : "; its lines \(r.lowerBound)-\(r.upperBound) (\(r.count)) were not used, as they cannot be trusted (`bridgescope cat --salvage` prints them, marked)"
         } ?? ""
-        finding(kind, at: at, line: lost?.lowerBound ?? line,
-                "\(what) (in the frame that starts at byte \(startedAt))\(dropped); \(tail)")
-        if let resumed {
+        finding(damage.kind, at: damage.offset, line: lost?.lowerBound ?? line,
+                "\(damage.what) (in the frame that starts at byte \(damage.frameStart))\(dropped); \(tail)")
+        if let resumed = damage.resumed {
             frameStart = resumed
         } else {
             finished = true
-        }
-    }
-
-    /// Moves the input to the next zstd frame magic (`28 B5 2F FD`) at or after the
-    /// current position; returns its offset, or nil at the end of the input.
-    private func seekNextFrame() -> Int? {
-        let magic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
-        var matched = 0
-        while true {
-            if inPos == inEnd {
-                // `matched` carries a partial match across the refill; the bytes are
-                // known, so ``rewindMagic()`` can put them back.
-                refill()
-                if finished || inPos == inEnd { finished = true; return nil }
-            }
-            while inPos < inEnd {
-                let c = input[inPos]
-                inPos += 1
-                if c == magic[matched] {
-                    matched += 1
-                    if matched == 4 {
-                        let offset = compressedOffset - 4
-                        rewindMagic()
-                        return offset
-                    }
-                } else {
-                    matched = c == magic[0] ? 1 : 0
-                }
-            }
-        }
-    }
-
-    /// The magic was just consumed; feed it back to libzstd before what follows.
-    private func rewindMagic() {
-        if inPos >= 4 {
-            inPos -= 4
-        } else {
-            // The magic straddled a refill: rebuild the buffer with it in front.
-            let rest = Array(input[inPos..<inEnd])
-            let head: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
-            let combined = head + rest
-            if combined.count > input.count { input = [UInt8](repeating: 0, count: combined.count) }
-            input.replaceSubrange(0..<combined.count, with: combined)
-            inStart = inStart + inPos - 4
-            inPos = 0
-            inEnd = combined.count
         }
     }
 

@@ -5,11 +5,12 @@ import Darwin
 #endif
 
 extension ArchiveLineReader {
-    /// Cuts the first `count` decompressed bytes of `output` into lines, checking the
-    /// line length limit before buffering anything.
-    func split(_ count: Int) {
-        if sharedLines { return splitShared(count) }
-        output.withUnsafeBytes { o in
+    /// Cuts decompressed bytes into lines, checking the line length limit before
+    /// buffering anything.
+    func split(_ o: UnsafeRawBufferPointer) {
+        if sharedLines { return splitShared(o) }
+        let count = o.count
+        do {
             let base = o.baseAddress!
             var start = 0
             while start < count {
@@ -49,9 +50,10 @@ extension ArchiveLineReader {
     /// to ``store``, and the line joins the run of lines queued last (``LineRun``) or
     /// starts one. The line being read is `store[lineStart...]`. Only runs queued by this
     /// call are extended: what was queued before belongs to an earlier step.
-    private func splitShared(_ count: Int) {
+    private func splitShared(_ o: UnsafeRawBufferPointer) {
         let floor = queue.count
-        output.withUnsafeBytes { o in
+        let count = o.count
+        do {
             let base = o.baseAddress!
             var start = 0
             while start < count {

@@ -1,5 +1,3 @@
-import CZstd
-
 /// One decompressed archive line (without its newline).
 public struct ArchiveLine: Sendable, Hashable {
     /// 1-based line number in the decompressed stream (the header is line 1).
@@ -88,8 +86,6 @@ public final class ArchiveLineReader {
     let maxWindowLog: Int32
     /// Lines completed so far (skipped over-long lines included).
     internal(set) var linesRead = 0
-    /// Compressed bytes consumed so far.
-    public var compressedOffset: Int { inStart + inPos }
     /// Whether the lines of a damaged frame are handed out (marked unverified) rather
     /// than dropped.
     public let salvage: Bool
@@ -104,13 +100,18 @@ public final class ArchiveLineReader {
     /// which a consumer can also take whole (``withPlainRun(_:)``).
     public let sharedLines: Bool
 
-    var source: any ArchiveByteSource
-    let dctx: OpaquePointer
-    var input: [UInt8]
-    var inStart = 0, inPos = 0, inEnd = 0
+    /// The zstd half, when stepped on this thread (nil with ``readAhead``).
+    let decompressor: ArchiveDecompressor?
+    /// The zstd half on a thread of its own (``ArchiveReadAhead``).
+    let ahead: ArchiveReadAhead?
+    /// Where ``decompressor`` decompresses to (unused with ``readAhead``).
     var output: [UInt8]
+    /// Whether decompression runs on a thread of its own, ahead of the lines.
+    public var readAhead: Bool { ahead != nil }
+    /// Compressed bytes consumed as of the last step taken.
+    public internal(set) var compressedOffset = 0
+    /// Where the frame being read starts.
     var frameStart = 0
-    var inFrame = false
     var finished = false
     var pending: [UInt8] = []
     /// With ``sharedLines``: the decompressed bytes of the lines not yet handed out
@@ -127,26 +128,35 @@ public final class ArchiveLineReader {
     var heldBytes = 0
     var heldOverflow = false
 
-    /// Reads from `source`.
-    public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes,
-                maxWindowLog: Int32 = 24, salvage: Bool = false, maxHeldBytes: Int = 64 << 20,
-                sharedLines: Bool = false) throws(ArchiveError) {
-        guard let d = ZSTD_createDCtx() else {
-            throw ArchiveError(.compression, path: source.name, "ZSTD_createDCtx failed (out of memory)")
-        }
-        self.dctx = d
-        self.source = source
+    /// Reads from `source`. With `readAhead`, decompression runs on a thread of its
+    /// own (``ArchiveReadAhead``), a few batches ahead: the same lines and findings, in
+    /// the same order, for a reader that has a second core to use.
+    public convenience init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes,
+                            maxWindowLog: Int32 = 24, salvage: Bool = false, maxHeldBytes: Int = 64 << 20,
+                            sharedLines: Bool = false, readAhead: Bool = false) throws(ArchiveError) {
+        try self.init(source: source, maxLineBytes: maxLineBytes, maxWindowLog: maxWindowLog, salvage: salvage,
+                      maxHeldBytes: maxHeldBytes, sharedLines: sharedLines,
+                      ring: readAhead ? (ArchiveReadAhead.batchBytes, ArchiveReadAhead.slotCount) : nil)
+    }
+
+    /// ``init(source:maxLineBytes:maxWindowLog:salvage:maxHeldBytes:sharedLines:readAhead:)``
+    /// with the read-ahead ring's size (`nil`: no read-ahead), for tests.
+    init(source: any ArchiveByteSource, maxLineBytes: Int, maxWindowLog: Int32, salvage: Bool, maxHeldBytes: Int,
+         sharedLines: Bool, ring: (batchBytes: Int, slots: Int)?) throws(ArchiveError) {
+        let decompressor = try ArchiveDecompressor(source: source, maxWindowLog: maxWindowLog)
         self.maxLineBytes = max(1, maxLineBytes)
         self.maxWindowLog = maxWindowLog
         self.salvage = salvage
         self.maxHeldBytes = max(1, maxHeldBytes)
         self.sharedLines = sharedLines
-        input = [UInt8](repeating: 0, count: ZSTD_DStreamInSize())
-        output = [UInt8](repeating: 0, count: ZSTD_DStreamOutSize())
-        let r = ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, maxWindowLog)
-        if ZSTD_isError(r) != 0 {
-            ZSTD_freeDCtx(d)
-            throw ArchiveError(.compression, path: source.name, "zstd: cannot limit the window: \(String(cString: ZSTD_getErrorName(r)))")
+        if let ring, let ahead = ArchiveReadAhead.start(decompressor, batchBytes: ring.batchBytes, slots: ring.slots) {
+            self.ahead = ahead
+            self.decompressor = nil
+            output = []
+        } else {
+            self.ahead = nil
+            self.decompressor = decompressor
+            output = [UInt8](repeating: 0, count: ArchiveDecompressor.stepOutputBytes)
         }
     }
 
@@ -156,7 +166,7 @@ public final class ArchiveLineReader {
     }
 
     deinit {
-        ZSTD_freeDCtx(dctx)
+        ahead?.stop()
     }
 
     /// The next line or finding, or nil at the end. I/O errors from the source end the

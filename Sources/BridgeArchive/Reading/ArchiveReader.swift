@@ -41,6 +41,10 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
     var pendingIndex = 0
     var plainLines: [PlainLine] = []
 
+    /// Whether this process may run on more than one core, so that decompressing on a
+    /// thread of its own (`readAhead`) can pay: the default of `cat` and `export`.
+    public static let hasSpareCore = ArchiveReadAhead.usableCores() > 1
+
     /// Opens the archive at `path` and reads its header.
     ///
     /// - Throws: ``ArchiveError`` when the file cannot be opened, is not a zstd stream,
@@ -53,11 +57,15 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
     /// lines of damaged frames are handed out too, marked (``ArchiveLine/verified``).
     /// With `sharedLines`, lines (and records' bytes) are slices of one reused buffer
     /// (``ArchiveLineReader/sharedLines``): for a consumer that keeps nothing of a reading
-    /// once it asks for the next frame's.
+    /// once it asks for the next frame's. With `readAhead`, decompression runs on a
+    /// thread of its own (``ArchiveLineReader/readAhead``; worth it when
+    /// ``hasSpareCore``).
     public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes, salvage: Bool = false,
-                sharedLines: Bool = false, logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
+                sharedLines: Bool = false, readAhead: Bool = false,
+                logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
         let name = source.name
-        lines = try ArchiveLineReader(source: source, maxLineBytes: maxLineBytes, salvage: salvage, sharedLines: sharedLines)
+        lines = try ArchiveLineReader(source: source, maxLineBytes: maxLineBytes, salvage: salvage, sharedLines: sharedLines,
+                                      readAhead: readAhead)
         self.logger = logger
         guard let first = lines.next() else {
             throw ArchiveError(.notAnArchive, path: name, "the file is empty: not a bridgescope archive")
