@@ -18,7 +18,7 @@ public struct ActionTimeouts: Sendable, Hashable {
 
     /// The timeout for `action`, in milliseconds.
     public func milliseconds(for action: String) -> Int64 {
-        perAction[action] ?? defaultMilliseconds
+        perAction.isEmpty ? defaultMilliseconds : perAction[action] ?? defaultMilliseconds
     }
 
     /// The timeout for `action`, in nanoseconds.

@@ -146,8 +146,12 @@ struct LatencyRecorder {
     mutating func record(action: String, nanos: Int64, correlationId: String, connection: String, record: Int) {
         let micros = Swift.max(0, nanos / 1_000)
         let sample = LatencySample(correlationId: correlationId, connection: connection, micros: micros, record: record)
-        let key = actions[action] != nil || actions.count < maxActions ? action : Self.otherActions
         // Mutated in place through the dictionary, so the histogram is never copied.
+        if let i = actions.index(forKey: action) {
+            actions.values[i].add(sample, keepSlowest: keepSlowest, sampling: sampling)
+            return
+        }
+        let key = actions.count < maxActions ? action : Self.otherActions
         actions[key, default: PerAction()].add(sample, keepSlowest: keepSlowest, sampling: sampling)
     }
 

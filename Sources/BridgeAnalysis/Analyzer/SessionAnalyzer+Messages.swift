@@ -31,8 +31,11 @@ struct MessageFacts {
 }
 
 extension SessionAnalyzer {
-    /// The typed slots, which serve one request at a time (PROTOCOL.md §2).
-    static let typedSlots: Set<String> = [Action.documentCapture.rawValue, Action.selfieCapture.rawValue]
+    /// Whether `action` is a typed slot, which serves one request at a time (PROTOCOL.md
+    /// §2): two comparisons, no hashing.
+    static func isTypedSlot(_ action: String) -> Bool {
+        action == Action.documentCapture.rawValue || action == Action.selfieCapture.rawValue
+    }
 
     /// Actions remembered per connection for `response-not-consumed` and
     /// `retry-after-fatal`; past it the memory is cleared (hostile inputs only).
@@ -160,7 +163,7 @@ extension SessionAnalyzer {
                 flag(.captureDespiteDeniedPermission, "\(action) (\(id)) requested, but the latest capability.query reported \(capID) permissionState \"\(p)\"")
             }
         }
-        if let fatal = c.lastFatal.removeValue(forKey: action) {
+        if !c.lastFatal.isEmpty, let fatal = c.lastFatal.removeValue(forKey: action) {
             flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
         }
         let dataKey = RequestData(m)
@@ -171,7 +174,7 @@ extension SessionAnalyzer {
                  [s.record])
         }
         var busyWith: String?
-        if Self.typedSlots.contains(action) {
+        if Self.isTypedSlot(action) {
             if let active = c.activeSlot[action], c.open[active] != nil { busyWith = active } else { c.activeSlot[action] = id }
         }
         var side: String?

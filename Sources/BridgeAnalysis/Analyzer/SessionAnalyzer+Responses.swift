@@ -3,7 +3,7 @@ import BridgeProtocol
 
 extension SessionAnalyzer {
     mutating func response(_ c: inout ConnectionState, id: String, _ m: MessageFacts) {
-        guard let req = c.open[id] else {
+        guard let openIndex = c.open.index(forKey: id) else {
             if let action = c.answered.action(of: id) {
                 emit(ReportFinding(rule: .duplicateResponse,
                                    message: "a second \(m.status?.rawValue ?? "status-less") response to \(action) (\(id)), which was already answered",
@@ -15,6 +15,7 @@ extension SessionAnalyzer {
             }
             return
         }
+        let req = c.open.values[openIndex]
         let step = req.stepIndex
         if step != nil { c.steps[step!].records.append(m.record) }
         func flag(_ rule: RuleID, _ message: String) {
@@ -28,18 +29,18 @@ extension SessionAnalyzer {
         let isBusy = m.status == .error && m.errorCode == .busy
         if let other = req.busyWith, !isBusy {
             flag(.busyViolation, "\(req.action) (\(id)) arrived while \(other) held the slot, and was answered \(m.status?.rawValue ?? "without a status") instead of error BUSY")
-            c.open[id]?.busyWith = nil
+            c.open.values[openIndex].busyWith = nil
         }
         if m.status == .acknowledged {
-            c.open[id]?.acknowledged = m.time
+            c.open.values[openIndex].acknowledged = m.time
             if let step { c.steps[step].acknowledged = m.time }
             return
         }
 
         // The final response.
-        c.open[id] = nil
+        c.open.remove(at: openIndex)
         c.answered.insert(id, action: req.action)
-        if c.activeSlot[req.action] == id { c.activeSlot[req.action] = nil }
+        if Self.isTypedSlot(req.action), c.activeSlot[req.action] == id { c.activeSlot[req.action] = nil }
         let elapsed = m.time - req.sent
         latency.record(action: req.action, nanos: elapsed, correlationId: id, connection: c.id, record: req.record)
         let timeout = configuration.timeouts.milliseconds(for: req.action)

@@ -133,7 +133,13 @@ public struct SessionAnalyzer: Sendable {
     /// The index of a connection's state in ``connections``, made on first sight; past
     /// ``AnalyzerConfiguration/Limits/maxConnections`` the overflow connection's.
     mutating func slot(_ requested: String, time: Int64) -> Int {
-        if let i = connectionIndex[requested] { return i }
+        // A session has a few connections: comparing names is cheaper than hashing one.
+        // (``connectionOrder`` and ``connections`` grow together: same indices.)
+        if connectionOrder.count <= 16 {
+            if let i = connectionOrder.firstIndex(of: requested) { return i }
+        } else if let i = connectionIndex[requested] {
+            return i
+        }
         var id = requested
         if connectionOrder.count >= configuration.limits.maxConnections {
             id = Self.overflowConnection
