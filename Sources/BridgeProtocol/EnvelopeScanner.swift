@@ -16,6 +16,9 @@ public struct ScannedEnvelope: Sendable, Hashable {
     /// `payload.action`, well formed (the same `String` for every message of a scanner
     /// with that action, while it holds at most ``EnvelopeScanner/maxInternedActions``).
     public var action: String
+    /// Where `payload.action`'s bytes are (between its quotes), to read it again
+    /// (``EnvelopeScanner/reintern(_:in:)``).
+    public var actionBytes: Range<Int> = 0..<0
     /// `timestamp`, epoch milliseconds (at least 10^11: not seconds).
     public var timestamp: Int64
     /// `payload.status` (a known status; responses only).
@@ -106,6 +109,7 @@ public struct EnvelopeScanner: Sendable {
             if Self.key(m, b, "action") {
                 guard let r = Self.plainString(b, m.value), let a = intern(b, r) else { return false }
                 out.action = a
+                out.actionBytes = r
                 action = true
             } else if Self.key(m, b, "data") {
                 switch b[m.value.lowerBound] {
@@ -156,6 +160,13 @@ public struct EnvelopeScanner: Sendable {
             }
         }
         return message && out.errorCode != nil && out.errorRecoverable != nil
+    }
+
+    /// Gives `scanned` (a scan of `b` by another scanner, perhaps on another thread) this
+    /// scanner's `String` for its action, so that no action string is shared between
+    /// threads (whose reference counts would bounce between cores).
+    public mutating func reintern(_ scanned: inout ScannedEnvelope, in b: UnsafeRawBufferPointer) {
+        if let a = intern(b, scanned.actionBytes) { scanned.action = a }
     }
 
     /// The action spelled by `r`, shared while the table has room; nil when not well formed.

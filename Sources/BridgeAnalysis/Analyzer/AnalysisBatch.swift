@@ -81,11 +81,6 @@ public struct BatchAnalyzer: Sendable {
     public var opener: Opener
     /// The logger.
     public var logger: Logger
-    /// Whether an input may be read on a task of its own when there are fewer inputs
-    /// than ``jobs`` (``analyzeConcurrently(_:)``). Default false: on a machine whose
-    /// other cores are busy it was 5-20% slower than one task (docs/PERFORMANCE.md,
-    /// "Analysis"); it pays only with an idle core.
-    var splitsReading = false
 
     /// Creates a batch analyzer.
     public init(configuration: AnalyzerConfiguration = AnalyzerConfiguration(), jobs: Int,
@@ -108,22 +103,22 @@ public struct BatchAnalyzer: Sendable {
     }
 
     /// Analyses every input, at most ``jobs`` at a time, each on one task
-    /// (``analyze(_:)``); results keep input order. With ``splitsReading`` and fewer
-    /// inputs than ``jobs``, each input is read on a second task (``analyzeConcurrently(_:)``).
+    /// (``analyze(_:readAhead:)``); results keep input order. With fewer inputs than
+    /// ``jobs``, an archive is read ahead: decompressed on one thread of its own, read and
+    /// scanned on another, analysed on the task (``ArchiveEventSource``).
     ///
     /// `progress` is called after each input with the inputs done and how many failed
     /// (the CLI shows it on a terminal).
     public func run(_ paths: [String], progress: (@Sendable (_ done: Int, _ failed: Int) -> Void)? = nil) async -> AnalysisBatch {
-        let concurrent = splitsReading && paths.count < jobs
-        // A core per input and one to spare: an archive is decompressed on a thread of its own.
-        let readAhead = !concurrent && paths.count < jobs
+        // A core per input and one to spare: an archive is read ahead.
+        let readAhead = paths.count < jobs
         var results = [Result<AnalysisReport, AnalysisError>?](repeating: nil, count: paths.count)
         await withTaskGroup(of: (Int, Result<AnalysisReport, AnalysisError>).self) { group in
             var next = 0
             func start() {
                 let i = next, path = paths[i]
                 next += 1
-                group.addTask { (i, concurrent ? await self.analyzeConcurrently(path) : self.analyze(path, readAhead: readAhead)) }
+                group.addTask { (i, self.analyze(path, readAhead: readAhead)) }
             }
             while next < paths.count && next < jobs { start() }
             var done = 0, failed = 0

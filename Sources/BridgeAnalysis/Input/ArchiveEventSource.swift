@@ -24,12 +24,16 @@ import Logging
 /// Read through BridgeArchive's one reader (``ArchiveReader``, whose
 /// ``ArchiveInterpreter`` reads each record line once and hands out the message as a
 /// slice of its line). The archive is opened once, so a FIFO or standard input works.
-/// ``BatchAnalyzer`` can run the decompression and the interpretation on two tasks.
+/// With `readAhead` (``BatchAnalyzer`` with a core to spare), decompression runs on a
+/// thread of its own and reading and scanning on another (``feedPipelined(to:)``).
 /// Memory: the line being read and the zstd window.
 public struct ArchiveEventSource: AnalysisEventSource {
     /// The archive's header.
     public let header: ArchiveHeader
     let reader: ArchiveReader
+    /// Whether ``feedAll(to:)`` reads and scans on a thread of its own, the analysis
+    /// going on on the caller's (with `readAhead`).
+    let scansAhead: Bool
     var mapper = ArchiveEventMapper()
     private var pending: [AnalysisEvent] = []
     private var index = 0
@@ -57,17 +61,19 @@ public struct ArchiveEventSource: AnalysisEventSource {
         } catch {
             throw AnalysisError(.unreadableInput, "\(source.name): \(error.message) [\(error.code)]")
         }
+        scansAhead = readAhead
         header = reader.header
         mapper.lastTime = header.startTime
     }
 
     /// Reads an archive held in memory (tests, fuzzing). Throws as ``init(path:logger:)``.
-    public init(bytes: [UInt8], name: String = "<memory>") throws(AnalysisError) {
+    public init(bytes: [UInt8], name: String = "<memory>", readAhead: Bool = false) throws(AnalysisError) {
         do {
-            reader = try ArchiveReader(source: MemoryByteSource(bytes, name: name), sharedLines: true)
+            reader = try ArchiveReader(source: MemoryByteSource(bytes, name: name), sharedLines: true, readAhead: readAhead)
         } catch {
             throw AnalysisError(.unreadableInput, "\(name): \(error.message) [\(error.code)]")
         }
+        scansAhead = readAhead
         header = reader.header
         mapper.lastTime = header.startTime
     }
@@ -87,7 +93,8 @@ public struct ArchiveEventSource: AnalysisEventSource {
     /// Feeds every remaining record to `analyzer`: the plain record lines of clean frames
     /// a run at a time (``ArchiveReader/nextReading(plain:)``), each message a slice of
     /// the reader's buffer that the analyzer copies if it keeps it; the rest as
-    /// ``next()`` maps it.
+    /// ``next()`` maps it. With ``scansAhead``, the reading and scanning run on a thread
+    /// of their own (``feedPipelined(to:)``).
     public mutating func feedAll(to analyzer: inout SessionAnalyzer) throws(AnalysisError) {
         while index < pending.count {
             analyzer.feed(pending[index])
@@ -95,56 +102,98 @@ public struct ArchiveEventSource: AnalysisEventSource {
         }
         pending.removeAll(keepingCapacity: true)
         index = 0
+        if scansAhead, feedPipelined(to: &analyzer) { return }
         var lastTime = mapper.lastTime
-        // A message that comes last in its line is scanned where the reader meets it: if
-        // the scanner takes it, it is one JSON text and need not be walked to find its
-        // end, and the scan is handed on with it (matched by where its bytes are).
-        var scanner = analyzer.scanner
-        var scans: [(at: UnsafeRawPointer, envelope: ScannedEnvelope)] = []
-        let accept: ArchiveInterpreter.PlainAccept = { msg, line, f in
-            guard let direction = Self.direction(line, f.dir), let s = scanner.scan(msg, direction: direction) else { return false }
-            scans.append((msg.baseAddress!, s))
-            return true
-        }
-        while let reading = reader.nextReading(accept: analyzer.usesEnvelopeScanner ? accept : nil, plain: { (run, lines) in
-            var next = 0
-            defer { scans.removeAll(keepingCapacity: true) }
-            for l in lines {
-                let f = l.fields
-                let line = run.startIndex + l.range.lowerBound
-                let connection = String(decoding: run[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)], as: UTF8.self)
-                let direction: Direction
-                switch Self.direction(run, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {
-                case .webToHost?: direction = .webToHost
-                case .hostToWeb?: direction = .hostToWeb
-                default:
-                    // Not w2h or h2w: the mapper says so, as for any record.
-                    let dir = String(decoding: run[(line + f.dir.lowerBound)..<(line + f.dir.upperBound)], as: UTF8.self)
-                    analyzer.feed(ArchiveEventMapper.message(seq: f.seq, time: f.time, direction: ArchiveDirection(rawValue: dir),
-                                                             connection: connection, bytes: []))
-                    lastTime = f.time
-                    continue
-                }
-                let bytes = run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)]
-                var scanned: ScannedEnvelope?
-                if f.accepted, next < scans.count {
-                    let at = bytes.withUnsafeBytes { $0.baseAddress! }
-                    if scans[next].at == at {
-                        scanned = scans[next].envelope
-                        next += 1
-                    }
-                }
-                analyzer.feed(.message(seq: f.seq, time: f.time, direction: direction, connection: connection, bytes: bytes, record: f.seq),
-                              scanned: scanned)
-                lastTime = f.time
-            }
+        let scanner = Scanning(analyzer)
+        while let reading = scanner.next(reader, plain: { run, lines, scans in
+            Self.feed(run: run, lines: lines, scans: scans, to: &analyzer, lastTime: &lastTime)
         }) {
-            mapper.lastTime = lastTime
-            mapper.map(reading, into: &pending)
-            lastTime = mapper.lastTime
-            for e in pending { analyzer.feed(e) }
-            pending.removeAll(keepingCapacity: true)
+            feed(reading, to: &analyzer, lastTime: &lastTime)
         }
+        mapper.lastTime = lastTime
+    }
+
+    /// The scanning half of ``feedAll(to:)``, stateless per message: reads the archive
+    /// (``ArchiveReader/nextReading(accept:plain:)``) with the analyzer's envelope
+    /// scanner as the test that spares the walk over a message.
+    final class Scanning {
+        var scanner: EnvelopeScanner
+        let usesScanner: Bool
+        /// Scans of the current run, by where the message's bytes are.
+        var scans: [(at: UnsafeRawPointer, envelope: ScannedEnvelope)] = []
+
+        init(_ analyzer: SessionAnalyzer) {
+            scanner = analyzer.scanner
+            usesScanner = analyzer.usesEnvelopeScanner
+        }
+
+        /// The next reading; runs of plain lines go to `plain` with the scans of their
+        /// messages (keyed by offset in the run).
+        func next(_ reader: ArchiveReader,
+                           plain: (ArraySlice<UInt8>, [ArchiveReader.PlainLine], [(offset: Int, envelope: ScannedEnvelope)]) -> Void) -> ArchiveReading? {
+            // A message that comes last in its line is scanned where the reader meets it:
+            // if the scanner takes it, it is one JSON text and need not be walked to find
+            // its end, and the scan is handed on with it.
+            let accept: ArchiveInterpreter.PlainAccept = { [self] msg, line, f in
+                guard let direction = ArchiveEventSource.direction(line, f.dir), let s = scanner.scan(msg, direction: direction) else { return false }
+                scans.append((msg.baseAddress!, s))
+                return true
+            }
+            return reader.nextReading(accept: usesScanner ? accept : nil, plain: { (run, lines) in
+                defer { self.scans.removeAll(keepingCapacity: true) }
+                let base = run.withUnsafeBytes { $0.baseAddress! }
+                let found = scans.compactMap { s -> (offset: Int, envelope: ScannedEnvelope)? in
+                    let offset = base.distance(to: s.at)
+                    return offset >= 0 && offset < run.count ? (offset, s.envelope) : nil
+                }
+                plain(run, lines, found)
+            })
+        }
+    }
+
+    /// The analysis half of ``feedAll(to:)`` for a run of plain lines: each message
+    /// with its scan when it has one (matched by its offset in the run).
+    /// With `reintern`, scans come from another thread without their action strings
+    /// (``ScannedChunk``): the analyzer's scanner gives them its own.
+    static func feed(run: ArraySlice<UInt8>, lines: [ArchiveReader.PlainLine], scans: [(offset: Int, envelope: ScannedEnvelope)],
+                     reintern: Bool = false, to analyzer: inout SessionAnalyzer, lastTime: inout Int64) {
+        var next = 0
+        for l in lines {
+            let f = l.fields
+            let line = run.startIndex + l.range.lowerBound
+            let connection = String(decoding: run[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)], as: UTF8.self)
+            let direction: Direction
+            switch Self.direction(run, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {
+            case .webToHost?: direction = .webToHost
+            case .hostToWeb?: direction = .hostToWeb
+            default:
+                // Not w2h or h2w: the mapper says so, as for any record.
+                let dir = String(decoding: run[(line + f.dir.lowerBound)..<(line + f.dir.upperBound)], as: UTF8.self)
+                analyzer.feed(ArchiveEventMapper.message(seq: f.seq, time: f.time, direction: ArchiveDirection(rawValue: dir),
+                                                         connection: connection, bytes: []))
+                lastTime = f.time
+                continue
+            }
+            let bytes = run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)]
+            var scanned: ScannedEnvelope?
+            if f.accepted, next < scans.count, scans[next].offset == l.range.lowerBound + f.msg.lowerBound {
+                scanned = scans[next].envelope
+                next += 1
+                if reintern { bytes.withUnsafeBytes { analyzer.scanner.reintern(&scanned!, in: $0) } }
+            }
+            analyzer.feed(.message(seq: f.seq, time: f.time, direction: direction, connection: connection, bytes: bytes, record: f.seq),
+                          scanned: scanned)
+            lastTime = f.time
+        }
+    }
+
+    /// The analysis half of ``feedAll(to:)`` for any other reading.
+    mutating func feed(_ reading: ArchiveReading, to analyzer: inout SessionAnalyzer, lastTime: inout Int64) {
+        mapper.lastTime = lastTime
+        mapper.map(reading, into: &pending)
+        lastTime = mapper.lastTime
+        for e in pending { analyzer.feed(e) }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// `w2h` or `h2w` from a `dir` string's contents.

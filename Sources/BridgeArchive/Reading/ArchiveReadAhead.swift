@@ -1,11 +1,3 @@
-import Dispatch
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Runs an ``ArchiveDecompressor`` on a thread of its own, a few batches ahead of the
 /// line reader, so that decompression and the work on lines share two cores instead of
 /// taking turns on one (`ArchiveLineReader`'s `readAhead`).
@@ -14,16 +6,13 @@ import Darwin
 /// the same order: only where they run changes, so every finding and line is the same.
 ///
 /// - Memory: ``slotCount`` batches of ``batchBytes`` decompressed bytes each (by
-///   default; at least two of at least one step's output).
+///   default; at least two of at least one step's output), allocated once: batches go
+///   to the reader through one ``ThreadPipe`` and come back through another.
 /// - A batch is handed over when full, at the end, and before the decompressor reads
 ///   from its source (which may block: a pipe), so a live stream is not held back.
-/// - Batches go round a fixed ring; two semaphores count the full and the free ones.
-///   A slot belongs to the producer between taking a free permit and signalling it
-///   full, and to the consumer between taking the full permit and handing it back:
-///   never to both (hence `@unchecked Sendable`).
 /// - ``stop()`` (the reader's `deinit`) tells the thread to end at its next wait; the
 ///   thread owns the decompressor (and so the source's file descriptor) and releases it.
-final class ArchiveReadAhead: @unchecked Sendable {
+final class ArchiveReadAhead: Sendable {
     /// Decompressed bytes per batch, by default.
     static let batchBytes = 1 << 20
     /// Batches in the ring, by default.
@@ -32,7 +21,6 @@ final class ArchiveReadAhead: @unchecked Sendable {
     /// Decompressed bytes and the steps that produced them.
     final class Batch {
         let bytes: UnsafeMutableRawBufferPointer
-        var used = 0
         var steps: [(step: ArchiveDecompressor.Step, range: Range<Int>)] = []
 
         init(bytes count: Int) {
@@ -44,104 +32,87 @@ final class ArchiveReadAhead: @unchecked Sendable {
         }
     }
 
-    private let decompressor: ArchiveDecompressor
-    private let slots: [Batch]
-    // Both start at 0 (libdispatch traps when a semaphore is freed below its starting
-    // value, which `free` would be once the last batch is never handed back).
-    private let full = DispatchSemaphore(value: 0)
-    private let free = DispatchSemaphore(value: 0)
-    private let stopped = Atomic<Bool>(false)
-    /// The consumer's position: the slot it reads and the step in it.
-    private var readSlot = 0
-    private var readStep = 0
-    private var holding = false
-    private var ended = false
+    /// Filled batches, to the reader.
+    private let filled: ThreadPipe<Batch>
+    /// Read batches, back to the thread (one slot more, for ``stop()``'s end mark).
+    private let empty: ThreadPipe<Batch>
+    /// The reader's side: the batch being read and the next step in it.
+    private let reading = ReaderSide()
 
-    /// The processors online.
-    static func usableCores() -> Int {
-        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    /// What only the reader's thread touches.
+    private final class ReaderSide: @unchecked Sendable {
+        var batch: Batch?
+        var step = 0
+        var ended = false
     }
 
     /// Starts the thread that runs `decompressor`; nil when no thread could be made
     /// (the caller then steps the decompressor itself).
     static func start(_ decompressor: ArchiveDecompressor, batchBytes: Int = batchBytes,
                       slots: Int = slotCount) -> ArchiveReadAhead? {
-        let ahead = ArchiveReadAhead(decompressor, batchBytes: max(batchBytes, ArchiveDecompressor.stepOutputBytes),
-                                     slots: max(2, slots))
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(ahead).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            let ahead = Unmanaged<ArchiveReadAhead>.fromOpaque(context!).takeRetainedValue()
-            ahead.produce()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<ArchiveReadAhead>.fromOpaque(context).release()
-            return nil
+        let count = max(2, slots)
+        let ahead = ArchiveReadAhead(slots: count)
+        for _ in 0..<count { ahead.empty.put(Batch(bytes: max(batchBytes, ArchiveDecompressor.stepOutputBytes))) }
+        let owned = Owned(decompressor)
+        let started = ThreadPipe<Batch>.spawn { [filled = ahead.filled, empty = ahead.empty] in
+            Self.produce(owned.decompressor, filled: filled, empty: empty)
         }
-        pthread_detach(thread)
-        return ahead
+        return started ? ahead : nil
     }
 
-    private init(_ decompressor: ArchiveDecompressor, batchBytes: Int, slots count: Int) {
-        self.decompressor = decompressor
-        slots = (0..<count).map { _ in Batch(bytes: batchBytes) }
-        for _ in 0..<count { free.signal() }
+    /// The decompressor, handed to the thread that will be its only user.
+    private final class Owned: @unchecked Sendable {
+        let decompressor: ArchiveDecompressor
+        init(_ decompressor: ArchiveDecompressor) { self.decompressor = decompressor }
     }
 
-    /// The producer: fills free slots until the decompressor has finished or the
-    /// consumer has stopped.
-    private func produce() {
-        var writeSlot = 0
-        while true {
-            free.wait()
-            if stopped.load(ordering: .acquiring) { return }
-            let batch = slots[writeSlot]
-            batch.used = 0
+    private init(slots: Int) {
+        filled = ThreadPipe(capacity: slots)
+        empty = ThreadPipe(capacity: slots + 1)
+    }
+
+    /// The thread: fills empty batches until the decompressor has finished or the
+    /// reader has stopped.
+    private static func produce(_ decompressor: ArchiveDecompressor, filled: ThreadPipe<Batch>, empty: ThreadPipe<Batch>) {
+        while let batch = empty.take() {
             batch.steps.removeAll(keepingCapacity: true)
             let buf = batch.bytes
-            while !decompressor.finished, batch.used + ArchiveDecompressor.stepOutputBytes <= buf.count {
+            var used = 0
+            while !decompressor.finished, used + ArchiveDecompressor.stepOutputBytes <= buf.count {
                 if decompressor.needsRead && !batch.steps.isEmpty { break }
-                let start = batch.used
-                let step = decompressor.step(into: UnsafeMutableRawBufferPointer(rebasing: buf[start...]))
-                if case .output(let count, _, _, _) = step { batch.used += count }
-                batch.steps.append((step, start..<batch.used))
+                let step = decompressor.step(into: UnsafeMutableRawBufferPointer(rebasing: buf[used...]))
+                let start = used
+                if case .output(let count, _, _, _) = step { used += count }
+                batch.steps.append((step, start..<used))
             }
-            writeSlot = (writeSlot + 1) % slots.count
-            full.signal()
-            if decompressor.finished { return }
+            guard filled.put(batch) else { return }
+            if decompressor.finished {
+                filled.finish()
+                return
+            }
         }
     }
 
     /// The next step and its bytes (valid until the next call), or nil after the last.
     func next() -> (step: ArchiveDecompressor.Step, bytes: UnsafeRawBufferPointer)? {
-        while true {
-            if ended { return nil }
-            if !holding {
-                full.wait()
-                holding = true
-                readStep = 0
-            }
-            let batch = slots[readSlot]
-            if readStep < batch.steps.count {
-                let (step, range) = batch.steps[readStep]
-                readStep += 1
-                switch step {
-                case .output: break
-                case .damage(let d): if d.resumed == nil { ended = true }
-                case .readError, .endOfInput: ended = true
-                }
+        let r = reading
+        while !r.ended {
+            if let batch = r.batch, r.step < batch.steps.count {
+                let (step, range) = batch.steps[r.step]
+                r.step += 1
                 return (step, UnsafeRawBufferPointer(rebasing: batch.bytes[range]))
             }
-            holding = false
-            readSlot = (readSlot + 1) % slots.count
-            free.signal()
+            if let batch = r.batch { empty.put(batch) }
+            r.batch = filled.take()
+            r.step = 0
+            if r.batch == nil { r.ended = true }
         }
+        return nil
     }
 
     /// Tells the thread to end at its next wait (the reader is done with it).
     func stop() {
-        stopped.store(true, ordering: .releasing)
-        free.signal()
+        filled.cancel()
+        empty.finish()
     }
 }

@@ -1,4 +1,9 @@
 import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads a session archive: validates the header when opened, then yields records,
 /// events and the trailer in file order, with a finding wherever the archive is
@@ -43,7 +48,7 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
 
     /// Whether this process may run on more than one core, so that decompressing on a
     /// thread of its own (`readAhead`) can pay: the default of `cat` and `export`.
-    public static let hasSpareCore = ArchiveReadAhead.usableCores() > 1
+    public static let hasSpareCore = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
 
     /// Opens the archive at `path` and reads its header.
     ///

@@ -1,0 +1,114 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A bounded queue from one producer thread to one consumer thread, for the stages of
+/// reading that run side by side (``ArchiveReadAhead``, the analyzer's scanning stage).
+///
+/// - At most ``capacity`` elements wait; ``put(_:)`` blocks while the queue is full,
+///   ``take()`` while it is empty.
+/// - The producer ends with ``finish()``; the consumer then gets nil after the last element.
+/// - The consumer may ``cancel()``: ``put(_:)`` then returns false at once, and the
+///   producer is expected to stop.
+/// - Slots go round a fixed ring; two semaphores count the full and the free ones. A
+///   slot belongs to the producer between taking a free permit and signalling it full,
+///   and to the consumer between taking the full permit and handing it back: never to
+///   both (hence `@unchecked Sendable`).
+package final class ThreadPipe<Element>: @unchecked Sendable {
+    /// Elements that may wait.
+    package let capacity: Int
+    private var slots: [Element?]
+    private var ended: [Bool]
+    private var writeIndex = 0
+    private var readIndex = 0
+    // Both start at 0 (libdispatch traps when a semaphore is freed below its starting
+    // value, which `free` would be once a slot is never handed back).
+    private let full = DispatchSemaphore(value: 0)
+    private let free = DispatchSemaphore(value: 0)
+    private let cancelled = Atomic<Bool>(false)
+    private var consumerDone = false
+
+    /// A pipe holding at most `capacity` (at least 1) elements.
+    package init(capacity: Int) {
+        self.capacity = Swift.max(1, capacity)
+        slots = Array(repeating: nil, count: self.capacity)
+        ended = Array(repeating: false, count: self.capacity)
+        for _ in 0..<self.capacity { free.signal() }
+    }
+
+    /// Producer: queues `element`, waiting for room; false when the consumer cancelled.
+    @discardableResult
+    package func put(_ element: Element) -> Bool {
+        guard waitForRoom() else { return false }
+        slots[writeIndex] = element
+        ended[writeIndex] = false
+        writeIndex = (writeIndex + 1) % capacity
+        full.signal()
+        return true
+    }
+
+    /// Producer: nothing more will be put.
+    package func finish() {
+        guard waitForRoom() else { return }
+        slots[writeIndex] = nil
+        ended[writeIndex] = true
+        writeIndex = (writeIndex + 1) % capacity
+        full.signal()
+    }
+
+    /// Waits for a free slot; false once cancelled (the wake-up is passed on, so every
+    /// later wait returns at once too).
+    private func waitForRoom() -> Bool {
+        if cancelled.load(ordering: .acquiring) { return false }
+        free.wait()
+        if cancelled.load(ordering: .acquiring) {
+            free.signal()
+            return false
+        }
+        return true
+    }
+
+    /// Consumer: the next element, waiting for one; nil once the producer finished.
+    package func take() -> Element? {
+        if consumerDone { return nil }
+        full.wait()
+        let element = slots[readIndex].take()
+        if ended[readIndex] { consumerDone = true }
+        readIndex = (readIndex + 1) % capacity
+        free.signal()
+        return element
+    }
+
+    /// Consumer: stop the producer (its next ``put(_:)`` or ``finish()`` returns at once).
+    package func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        free.signal()
+    }
+
+    /// Runs `body` on a new detached thread; false when none could be made.
+    package static func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            let box = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}
+
+/// A thread's body, passed through `pthread_create`'s context pointer.
+private final class ThreadBody {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
