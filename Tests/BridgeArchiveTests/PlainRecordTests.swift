@@ -107,6 +107,71 @@ struct PlainRecordTests {
     /// byte-by-byte scans, on bytes that look like quotes and brackets to a careless
     /// test (`Y`, `_`, `y`, DEL, 0x02, 0x3B, bytes above 0x7F), at every alignment and
     /// near the end of the buffer.
+    /// The end of the object or array at `open`, byte by byte: the reference the
+    /// scanner's fast paths are held to.
+    static func referenceContainerEnd(_ b: UnsafeRawBufferPointer, _ open: Int, maxDepth: Int) -> Int? {
+        var d = 0, i = open
+        while i < b.count {
+            switch b[i] {
+            case UInt8(ascii: "\""):
+                guard let e = RecordLineScanner.stringEnd(b, i) else { return nil }
+                i = e
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                d += 1
+                if d > maxDepth { return nil }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                d -= 1
+                if d == 0 { return i + 1 }
+            default: break
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The 64-byte block scan (escapes carried across blocks, strings by prefix XOR,
+    /// long strings by memchr, a backslash outside strings read byte by byte) gives the
+    /// byte scan's answer: values of 0-700 bytes, many of them with strings, escapes and
+    /// backslash runs across block edges, strings longer than a block, deep nesting.
+    @Test func blockScanAgreesWithTheByteScan() {
+        var rng = SeededRandom(seed: 0xB10C)
+        func next() -> UInt64 { rng.next() }
+        var found = 0, longStrings = 0
+        for _ in 0..<40_000 {
+            var bytes: [UInt8] = Array(repeating: UInt8(ascii: " "), count: Int(next() % 3))
+            let open = bytes.count
+            bytes.append(next() % 2 == 0 ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            var inString = false
+            for _ in 0..<(next() % 60) {
+                switch next() % 12 {
+                case 0: bytes += Array(repeating: UInt8(ascii: "a"), count: Int(next() % 140))
+                case 1: bytes += Array(repeating: UInt8(ascii: "\\"), count: Int(next() % 6))
+                case 2, 3:
+                    bytes.append(UInt8(ascii: "\""))
+                    inString.toggle()
+                case 4: bytes += Array(#"{"k":["#.utf8)
+                case 5: bytes += Array("]}".utf8)
+                case 6: bytes.append(inString ? UInt8(ascii: "{") : UInt8(ascii: "}"))
+                case 7: bytes.append(inString ? UInt8(ascii: "]") : UInt8(ascii: "["))
+                case 8: bytes += Array(#""\\\""#.utf8)
+                default: bytes += Array(#","x":1"#.utf8)
+                }
+            }
+            if next() % 2 == 0 { bytes += Array(repeating: UInt8(ascii: "}"), count: Int(next() % 12)) }
+            let depth = Int(next() % 10) + 1
+            bytes.withUnsafeBytes { b in
+                let reference = Self.referenceContainerEnd(b, open, maxDepth: depth)
+                let fast = RecordLineScanner.containerEnd(b, open, maxDepth: depth)
+                #expect(fast == reference, "\(bytes)")
+                #expect(RecordLineScanner.containerEndByBytes(b, open, maxDepth: depth) == reference)
+                if fast != nil { found += 1 }
+                if fast.map({ $0 - open > 200 }) == true { longStrings += 1 }
+            }
+        }
+        #expect(found > 5_000 && longStrings > 500, "\(found) ends, \(longStrings) past 200 bytes")
+    }
+
     @Test func eightByteSkipsAgreeWithTheByteScans() {
         var rng = SeededRandom(seed: 0x5A)
         func next() -> UInt64 { rng.next() }
@@ -133,24 +198,7 @@ struct PlainRecordTests {
                     if fast != nil { strings += 1 }
                 } else {
                     let depth = Int(next() % 6) + 1
-                    var reference: Int?
-                    var d = 0, i = open
-                    scan: while i < b.count {
-                        switch b[i] {
-                        case UInt8(ascii: "\""):
-                            guard let e = RecordLineScanner.stringEnd(b, i) else { break scan }
-                            i = e
-                            continue
-                        case UInt8(ascii: "{"), UInt8(ascii: "["):
-                            d += 1
-                            if d > depth { break scan }
-                        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                            d -= 1
-                            if d == 0 { reference = i + 1; break scan }
-                        default: break
-                        }
-                        i += 1
-                    }
+                    let reference = Self.referenceContainerEnd(b, open, maxDepth: depth)
                     let fast = RecordLineScanner.valueEnd(b, open, maxDepth: depth)
                     #expect(fast == reference, "\(bytes)")
                     if fast != nil { containers += 1 }

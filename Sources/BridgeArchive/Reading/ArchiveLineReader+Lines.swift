@@ -53,6 +53,20 @@ extension ArchiveLineReader {
     private func splitShared(_ o: UnsafeRawBufferPointer) {
         let floor = queue.count
         let count = o.count
+        // The buffer and the queue are moved out of `self` for the loop: one access each,
+        // not several per line.
+        var store: [UInt8] = [], queue: [Entry] = []
+        swap(&store, &self.store)
+        swap(&queue, &self.queue)
+        var linesRead = self.linesRead, lineStart = self.lineStart, discarding = self.discarding
+        let frameStart = self.frameStart, maxLineBytes = self.maxLineBytes
+        defer {
+            swap(&store, &self.store)
+            swap(&queue, &self.queue)
+            self.linesRead = linesRead
+            self.lineStart = lineStart
+            self.discarding = discarding
+        }
         do {
             let base = o.baseAddress!
             var start = 0
@@ -78,8 +92,8 @@ extension ArchiveLineReader {
                 if found != nil {
                     if discarding {
                         linesRead += 1
-                        finding(.lineTooLong, at: frameStart, line: linesRead,
-                                "line \(linesRead) is longer than \(maxLineBytes) bytes; skipped")
+                        queue.append(.item(.finding(ArchiveFinding(kind: .lineTooLong, compressedOffset: frameStart, line: linesRead, lastSequence: 0,
+                                                                   message: "line \(linesRead) is longer than \(maxLineBytes) bytes; skipped"))))
                         discarding = false
                     }
                     start = end + 1

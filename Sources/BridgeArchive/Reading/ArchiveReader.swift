@@ -178,14 +178,18 @@ extension ArchiveReader {
         while pendingIndex == pending.count {
             guard refillPending() else { return nil }
             let whole = try lines.withPlainRun { (run) throws(E) -> (lines: Int, bytes: Int) in
-                plainLines.removeAll(keepingCapacity: true)
+                // The list is moved out of `self` for the run: one access, not one per line.
+                var found: [PlainLine] = []
+                swap(&found, &plainLines)
+                defer { swap(&found, &plainLines) }
+                found.removeAll(keepingCapacity: true)
                 let taken = run.withUnsafeBytes { b in
                     interpreter.takePlainLines(b, accept: accept) { line, fields in
                         let start = b.baseAddress!.distance(to: line.baseAddress!)
-                        plainLines.append(PlainLine(range: start..<(start + line.count), fields: fields))
+                        found.append(PlainLine(range: start..<(start + line.count), fields: fields))
                     }
                 }
-                if taken.lines > 0 { try plain(run.prefix(taken.bytes), plainLines) }
+                if taken.lines > 0 { try plain(run.prefix(taken.bytes), found) }
                 return taken
             }
             if !whole { interpretNextItem() }
