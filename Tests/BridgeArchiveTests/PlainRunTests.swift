@@ -123,7 +123,7 @@ import Testing
         #expect(plainSeen > 10_000)
     }
 
-    @Test("export --jsonl writes the same tap log read by runs as reading by reading, messages that are not valid JSON included")
+    @Test("export --jsonl writes the same tap log read by runs (on one thread or two) as reading by reading, messages that are not valid JSON and damaged frames included")
     func exportSameAsReadingByReading() throws {
         let lines = [Self.header, Self.record(1), #"{"seq":2,"t":5,"dir":"w2h","conn":"c1","msg":{abc}}"#,
                      #"{"seq":3,"t":6,"dir":"h2w","conn":"c1","msg":[1,2,]}"#, Self.record(4, "c 2"),
@@ -131,12 +131,16 @@ import Testing
                      #"{"seq":7,"t":8,"dir":"h2w","conn":"c1","msg":{"a":1},"seq":8}"#,
                      #"{"seq":8,"t":9,"dir":"h2w","conn":"c1","msg":{"a":\#r1}  }"#,
                      #"{"seq":9,"t":9,"dir":"h2w","conn":"c1","msg":{"a":1} ,"x":{"b":2}}"#, Self.record(10)]
-        let (large, _) = try DamageTests.largeArchive(records: 500)
-        for input in [ArchiveTesting.compressLines(lines), large] {
+        let (large, _) = try DamageTests.largeArchive(records: 3000)
+        var flipped = large
+        flipped[large.count / 2] ^= 0x20
+        for (input, readAhead) in [(ArchiveTesting.compressLines(lines), false), (ArchiveTesting.compressLines(lines), true),
+                                   (large, false), (large, true), (flipped, true), (Array(large.prefix(large.count * 2 / 3)), true)] {
             let dir = TemporaryDirectory()
             let archive = dir.file("a.bsz"), out = dir.file("a.jsonl")
             #expect(FileManager.default.createFile(atPath: archive, contents: Data(input)))
-            _ = try ArchiveExport.run(archive: archive, to: [ArchiveExport.Target(path: out, exporter: TapLogExporter())])
+            let findings = try ArchiveExport.run(archive: archive, to: [ArchiveExport.Target(path: out, exporter: TapLogExporter())],
+                                                 readAhead: readAhead)
             let reader = try ArchiveReader(source: MemoryByteSource(input))
             var expected: [UInt8] = []
             var exporter = TapLogExporter()
@@ -144,7 +148,8 @@ import Testing
                 if case .finding = r { continue }
                 exporter.write(reading: r, into: &expected)
             }
-            #expect(readFile(out) == expected)
+            #expect(readFile(out) == expected, "read ahead: \(readAhead)")
+            #expect(findings == reader.findings)
             #expect(!expected.isEmpty)
         }
     }

@@ -104,7 +104,7 @@ public struct ArchiveEventSource: AnalysisEventSource {
         index = 0
         if scansAhead, feedPipelined(to: &analyzer) { return }
         var lastTime = mapper.lastTime
-        let scanner = Scanning(analyzer)
+        let scanner = Scanning(analyzer, reader: reader)
         while let reading = scanner.next(reader, plain: { run, lines, scans in
             Self.feed(run: run, lines: lines, scans: scans, to: &analyzer, lastTime: &lastTime)
         }) {
@@ -122,9 +122,13 @@ public struct ArchiveEventSource: AnalysisEventSource {
         /// Scans of the current run, by where the message's bytes are.
         var scans: [(at: UnsafeRawPointer, envelope: ScannedEnvelope)] = []
 
-        init(_ analyzer: SessionAnalyzer) {
+        /// The reader it reads (on the pipeline's thread, ``feedPipelined(to:)``).
+        let reader: ArchiveReader
+
+        init(_ analyzer: SessionAnalyzer, reader: ArchiveReader) {
             scanner = analyzer.scanner
             usesScanner = analyzer.usesEnvelopeScanner
+            self.reader = reader
         }
 
         /// The next reading; runs of plain lines go to `plain` with the scans of their

@@ -78,9 +78,8 @@ public enum ArchiveExport {
                 }
             }
         }
-        while let reading = try taps.count == exporters.count ? reader.nextReading(accept: TapLogExporter.acceptsVerbatim, plain: plain)
-                                                              : reader.nextReading() {
-            if case .finding = reading { continue }
+        func write(_ reading: ArchiveReading) throws(ArchiveError) {
+            if case .finding = reading { return }
             for i in exporters.indices {
                 exporters[i].write(reading: reading, into: &buffers[i])
                 if buffers[i].count >= chunk {
@@ -89,11 +88,42 @@ public enum ArchiveExport {
                 }
             }
         }
+        let onlyTaps = taps.count == exporters.count
+        // With a core to spare, tap logs are read (and their messages checked) on a thread
+        // of their own while this one writes (``ArchivePipeline``).
+        var pipelined = false
+        if readAhead && onlyTaps {
+            pipelined = try ArchivePipeline.run(VerbatimLines(reader)) { (chunk) throws(ArchiveError) in
+                switch chunk {
+                case .plain(let run, let lines, _): try plain(run[...], lines)
+                case .readings(let readings): for r in readings { try write(r) }
+                }
+            }
+        }
+        if !pipelined {
+            while let reading = try onlyTaps ? reader.nextReading(accept: TapLogExporter.acceptsVerbatim, plain: plain) : reader.nextReading() {
+                try write(reading)
+            }
+        }
         for i in exporters.indices {
             exporters[i].end(into: &buffers[i])
             try outputs[i].write(buffers[i])
         }
         for o in outputs { try o.commit() }
         return reader.findings
+    }
+}
+
+/// The tap-log export's reading on ``ArchivePipeline``'s thread: plain lines whose
+/// message ``TapLogExporter/acceptsVerbatim(_:_:_:)`` takes.
+private final class VerbatimLines: ArchivePipelineSource {
+    let reader: ArchiveReader
+
+    init(_ reader: ArchiveReader) {
+        self.reader = reader
+    }
+
+    func next(plain: (ArraySlice<UInt8>, [ArchiveReader.PlainLine], Void) -> Void) -> ArchiveReading? {
+        reader.nextReading(accept: TapLogExporter.acceptsVerbatim, plain: { run, lines in plain(run, lines, ()) })
     }
 }

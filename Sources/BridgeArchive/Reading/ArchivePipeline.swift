@@ -1,0 +1,105 @@
+/// What reads an archive on ``ArchivePipeline``'s thread: the reader and whatever the
+/// consumer does per message that needs no order (a check, a scan), handing runs of
+/// plain lines to `plain` with what it worked out for them (`Extra`).
+package protocol ArchivePipelineSource: AnyObject {
+    /// What goes with a run of plain lines.
+    associatedtype Extra
+    /// The next reading (nil at the end); runs of plain lines met before it go to `plain`
+    /// (``ArchiveReader/nextReading(accept:plain:)``).
+    func next(plain: (_ run: ArraySlice<UInt8>, _ lines: [ArchiveReader.PlainLine], _ extra: Extra) -> Void) -> ArchiveReading?
+}
+
+/// Reads an archive on a thread of its own while the caller's thread does the ordered
+/// work: the reading thread runs an ``ArchivePipelineSource`` (decompression itself
+/// runs on a third thread with the reader's `readAhead`), the caller gets what it
+/// reads, in order, in chunks.
+///
+/// - Runs are copied into buffers that go round between the two threads and are reused
+///   (``runBuffers``): the reader's own buffer is never shared (sharing it would make its
+///   next use copy it), and no large block is freed on the other thread (glibc gives
+///   those back to the kernel: page faults).
+/// - At most ``chunksInFlight`` chunks wait; other readings are gathered
+///   ``readingsPerChunk`` at a time.
+/// - The reading thread is waited for before ``run(_:consume:)`` returns, on every way
+///   out (also when `consume` throws): the source is never used by both threads.
+package enum ArchivePipeline {
+    /// What the reading thread hands over.
+    package enum Chunk<Extra> {
+        /// A run of plain record lines (a copy: a buffer that goes back to the reading
+        /// thread once `consume` returns), their places and what the source worked out.
+        case plain(run: [UInt8], lines: [ArchiveReader.PlainLine], extra: Extra)
+        /// Other readings, in order.
+        case readings([ArchiveReading])
+    }
+
+    /// Chunks that may wait between the two threads (a run is at most a frame's lines:
+    /// about 256 KiB, more with large messages).
+    package static let chunksInFlight = 8
+    /// Buffers for runs: the chunks in flight, one being consumed and one being filled.
+    static let runBuffers = chunksInFlight + 2
+    /// Readings gathered before they are handed over together.
+    static let readingsPerChunk = 256
+
+    /// The source, lent to the reading thread for the length of a ``run(_:consume:)``.
+    private final class Lent<Source: ArchivePipelineSource>: @unchecked Sendable {
+        let source: Source
+        init(_ source: Source) { self.source = source }
+    }
+
+    /// Reads `source` on a new thread, calling `consume` on this one with every chunk in
+    /// order; false when no thread could be made (nothing was read: the caller reads on
+    /// its own thread). Rethrows what `consume` throws, once the thread has stopped.
+    package static func run<Source: ArchivePipelineSource, E: Error>(
+        _ source: Source, consume: (Chunk<Source.Extra>) throws(E) -> Void
+    ) throws(E) -> Bool {
+        let pipe = ThreadPipe<Chunk<Source.Extra>>(capacity: chunksInFlight)
+        let buffers = ThreadPipe<[UInt8]>(capacity: runBuffers + 1)
+        for _ in 0..<runBuffers { buffers.put([]) }
+        let done = ThreadPipe<Bool>(capacity: 1)
+        let lent = Lent(source)
+        let started = ThreadPipe<Bool>.spawn {
+            read(lent.source, into: pipe, buffers: buffers)
+            done.put(true)
+        }
+        guard started else { return false }
+        defer {
+            pipe.cancel()
+            buffers.finish()
+            _ = done.take()
+        }
+        while let chunk = pipe.take() {
+            try consume(chunk)
+            if case .plain(let run, _, _) = chunk { buffers.put(run) }
+        }
+        return true
+    }
+
+    /// The reading thread: every reading and run, in order, until the end or until the
+    /// consumer stops taking them.
+    private static func read<Source: ArchivePipelineSource>(_ source: Source, into pipe: ThreadPipe<Chunk<Source.Extra>>,
+                                                            buffers: ThreadPipe<[UInt8]>) {
+        var readings: [ArchiveReading] = []
+        var open = true
+        while open, let reading = source.next(plain: { run, lines, extra in
+            if !readings.isEmpty {
+                open = open && pipe.put(.readings(readings))
+                readings = []
+            }
+            guard open, var copy = buffers.take() else {
+                open = false
+                return
+            }
+            copy.removeAll(keepingCapacity: true)
+            copy.append(contentsOf: run)
+            open = pipe.put(.plain(run: copy, lines: lines, extra: extra))
+        }) {
+            readings.append(reading)
+            if readings.count >= readingsPerChunk {
+                open = pipe.put(.readings(readings))
+                readings = []
+            }
+        }
+        if open, !readings.isEmpty { open = pipe.put(.readings(readings)) }
+        if open { pipe.finish() }
+    }
+}
