@@ -4,6 +4,7 @@ import BridgeCapture
 import BridgeOTLP
 import BridgePcap
 import BridgeProxy
+import Foundation
 
 /// `bridgescope export`: write a session archive in other formats.
 struct ExportCommand: AsyncParsableCommand {
@@ -81,7 +82,8 @@ struct ExportCommand: AsyncParsableCommand {
         if let jsonl { targets.append(.init(path: jsonl, exporter: TapLogExporter())) }
         let findings: [ArchiveFinding]
         do {
-            findings = try ArchiveExport.run(archive: file, to: targets)
+            // A second core this process may use: reading runs on threads of its own.
+            findings = try ArchiveExport.run(archive: file, to: targets, readAhead: ProcessInfo.processInfo.activeProcessorCount > 1)
         } catch {
             printError("error: \(error)")
             throw Exit.usage

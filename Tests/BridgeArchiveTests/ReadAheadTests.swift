@@ -1,6 +1,7 @@
 @testable import BridgeArchive
 import Dispatch
 import Synchronization
+import Foundation
 import Testing
 
 /// Decompression on a thread of its own (`readAhead`, what `cat`, `export` and
@@ -177,5 +178,32 @@ import Testing
         }
         for _ in 0..<500 where !gone.value.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(gone.value.withLock { $0 })
+    }
+
+    @Test("cat prints the same bytes and findings with read-ahead: intact, damaged, cut short, salvaged, pretty")
+    func catAgrees() throws {
+        let (bytes, _) = try DamageTests.largeArchive(records: 3000)
+        var flipped = bytes
+        flipped[bytes.count / 3] ^= 0x08
+        let dir = TemporaryDirectory()
+        for (n, input) in [bytes, flipped, Array(bytes.prefix(bytes.count * 3 / 4))].enumerated() {
+            let archive = dir.file("in\(n).bsz")
+            #expect(FileManager.default.createFile(atPath: archive, contents: Data(input)))
+            for (format, salvage) in [(ArchiveCat.Format.jsonl, false), (.jsonl, true), (.pretty, false)] {
+                var outputs: [[UInt8]] = [], findings: [[ArchiveFinding]] = []
+                for readAhead in [false, true] {
+                    let out = dir.file("out\(n)-\(readAhead)")
+                    let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                    #expect(fd >= 0)
+                    findings.append(try ArchiveCat(format: format, salvage: salvage, readAhead: readAhead).run(path: archive, to: fd))
+                    close(fd)
+                    outputs.append(readFile(out))
+                }
+                #expect(outputs[0] == outputs[1], "input \(n), \(format), salvage \(salvage)")
+                #expect(findings[0] == findings[1])
+                #expect(outputs[0].count > 100_000)
+                if n > 0 { #expect(!findings[0].isEmpty) }
+            }
+        }
     }
 }

@@ -77,15 +77,31 @@ import Testing
 
     @Test func webSocketTargetFuzzesTheRealHostBlackBox() throws {
         let corpus = try Self.scratchCorpus()
-        let port = Int.random(in: 30_000...60_000)
+        // Port 0: the host picks a free port and names it once it listens (a random port
+        // could be one the kernel handed to another test's connection).
         let host = Process()
         host.executableURL = ProjectPaths.binary
-        host.arguments = ["host", "--listen", "127.0.0.1:\(port)", "--log-level", "error"]
+        host.arguments = ["host", "--listen", "127.0.0.1:0", "--log-level", "warning"]
         host.standardOutput = FileHandle.nullDevice
-        host.standardError = FileHandle.nullDevice
+        let err = Pipe()
+        host.standardError = err
         try host.run()
         defer { host.terminate(); host.waitUntilExit() }
-        Thread.sleep(forTimeInterval: 1.5)  // the debug host renders its stub pictures first
+        var text = "", port: Int?
+        let deadline = Date().addingTimeInterval(60)
+        while port == nil, Date() < deadline {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+            if let r = text.range(of: "listening on ws://127.0.0.1:"), let end = text[r.upperBound...].firstIndex(of: "/") {
+                port = Int(text[r.upperBound..<end])
+            }
+        }
+        err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        guard let port else {
+            Issue.record("the host did not start: \(text)")
+            return
+        }
         let r = try runBridgescope(["fuzz", "--corpus", corpus, "--target", "ws://127.0.0.1:\(port)/bridge", "--runs", "3", "--format", "json"])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("\"findings\":[]"))

@@ -53,7 +53,7 @@ public struct ArchiveEventSource: AnalysisEventSource {
 
     /// Reads an archive from a byte source (standard input, a FIFO, a judged file).
     /// Throws as ``init(path:logger:)``. With `readAhead`, decompression runs on a thread
-    /// of its own (``ArchiveReader/hasSpareCore``).
+    /// of its own and reading and scanning on another (worth it with a core to spare).
     public init(source: any ArchiveByteSource, readAhead: Bool = false,
                 logger: Logger = Logger(label: "bridgescope.analysis")) throws(AnalysisError) {
         do {

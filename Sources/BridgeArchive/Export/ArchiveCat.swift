@@ -21,12 +21,12 @@ public struct ArchiveCat {
     /// Print the lines of damaged frames too, marked: `{"unverified":true,...}` in jsonl,
     /// `UNVERIFIED` first in pretty (docs/FORMAT.md §7).
     public var salvage: Bool
-    /// Decompress on a thread of its own (``ArchiveReader/hasSpareCore`` by default).
+    /// Decompress on a thread of its own (worth it with a second core to use).
     public var readAhead: Bool
 
     /// Creates a runner.
     public init(format: Format = .jsonl, filter: ArchiveRecordFilter = ArchiveRecordFilter(), salvage: Bool = false,
-                readAhead: Bool = ArchiveReader.hasSpareCore) {
+                readAhead: Bool = false) {
         self.format = format
         self.filter = filter
         self.salvage = salvage

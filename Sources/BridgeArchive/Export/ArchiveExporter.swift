@@ -48,9 +48,10 @@ public enum ArchiveExport {
     ///
     /// - Throws: ``ArchiveError`` when the archive cannot be opened or an output cannot
     ///   be created or written.
-    /// With `readAhead`, decompression runs on a thread of its own.
+    /// With `readAhead` (worth it with a second core to use), decompression runs on a
+    /// thread of its own, and for tap logs reading too (``ArchivePipeline``).
     public static func run(archive: String, to targets: [Target],
-                           readAhead: Bool = ArchiveReader.hasSpareCore) throws(ArchiveError) -> [ArchiveFinding] {
+                           readAhead: Bool = false) throws(ArchiveError) -> [ArchiveFinding] {
         for t in targets { try OutputFile.checkNotInput(t.path, inputs: [archive]) }
         // A tap log keeps nothing of a reading: its lines can be slices of the reader's buffer.
         let reader = try ArchiveReader(source: PeekedInput.archive(archive),

@@ -1,9 +1,4 @@
 import Logging
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads a session archive: validates the header when opened, then yields records,
 /// events and the trailer in file order, with a finding wherever the archive is
@@ -46,10 +41,6 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
     var pendingIndex = 0
     var plainLines: [PlainLine] = []
 
-    /// Whether this process may run on more than one core, so that decompressing on a
-    /// thread of its own (`readAhead`) can pay: the default of `cat` and `export`.
-    public static let hasSpareCore = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
-
     /// Opens the archive at `path` and reads its header.
     ///
     /// - Throws: ``ArchiveError`` when the file cannot be opened, is not a zstd stream,
@@ -63,8 +54,7 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
     /// With `sharedLines`, lines (and records' bytes) are slices of one reused buffer
     /// (``ArchiveLineReader/sharedLines``): for a consumer that keeps nothing of a reading
     /// once it asks for the next frame's. With `readAhead`, decompression runs on a
-    /// thread of its own (``ArchiveLineReader/readAhead``; worth it when
-    /// ``hasSpareCore``).
+    /// thread of its own (``ArchiveLineReader/readAhead``; worth it with a second core).
     public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes, salvage: Bool = false,
                 sharedLines: Bool = false, readAhead: Bool = false,
                 logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
