@@ -5,15 +5,18 @@
 #           of messages, default 1,100), 4 connections;
 #   small   the field session of issue 21: --messages small, redacted envelopes (default
 #           630,000) on 8 connections, images as `record --redact` leaves them.
-# For each: `zstd -dc`, `bridgescope cat`, `export --jsonl -`, `analyze --format json`,
+# For each: `zstd -dc`, `bridgescope cat`, `export --jsonl -`, `analyze --format json`
+# (and `analyze --jobs 1`, the analysis on one thread: no read-ahead),
 # `jq -c .` on the decompressed lines (and, for images, a jq program pairing requests
 # with responses), each under /usr/bin/time (median wall of the rounds, its CPU, the
 # largest peak RSS); heap allocations per message of cat, export and analyze (an
 # LD_PRELOAD malloc counter, tools/bench/analyze/malloc-count.c); and the ratios.
 #
 #   tools/bench/analyze/run.sh [--only images|small] [--megabytes N] [--messages M]
-#                              [--long M2] [--rounds R] [--keep] [--bin PATH]
+#                              [--long M2] [--rounds R] [--keep] [--bin PATH] [--load N]
 #
+# --load N: keep N other processes busy (`yes > /dev/null`) during the timings, to see
+# the read-ahead threads on a machine whose other core is not idle.
 # --bin PATH: time that bridgescope instead of building one (before/after tables).
 # --long M2: also analyze a small session of M2 messages (e.g. 6000000) once, for peak
 # RSS against the session's length.
@@ -22,7 +25,7 @@
 # Builds bridgescope in release mode first. About 4 minutes on 2 cores once built.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-megabytes=1100; messages=630000; long=0; rounds=3; keep=0; only=; bin=
+megabytes=1100; messages=630000; long=0; rounds=3; keep=0; only=; bin=; load=0
 dir=/tmp/bridgescope-bench-analyze
 while (($#)); do
   case "$1" in
@@ -33,7 +36,8 @@ while (($#)); do
     --rounds) rounds=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --bin) bin=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --load) load=$2; shift 2 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-analyze: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -50,7 +54,8 @@ fi
 mkdir -p "$dir"
 logs=$(mktemp -d)
 made=()
-trap 'rm -rf "$logs"; ((keep)) || rm -f "${made[@]}"' EXIT
+hogs=()
+trap '((${#hogs[@]} == 0)) || kill "${hogs[@]}" 2>/dev/null || true; rm -rf "$logs"; ((keep)) || rm -f "${made[@]}"' EXIT
 cc -O2 -shared -fPIC -o "$logs/malloc-count.so" tools/bench/analyze/malloc-count.c
 
 # path KIND SIZE: where the session of that kind and size is kept.
@@ -98,6 +103,7 @@ bench() {
     timed "$l/cat" "$BIN" cat "$file"
     timed "$l/export" "$BIN" export "$file" --jsonl -
     timed "$l/analyze" "$BIN" analyze --format json --fail-on never --accept-incomplete "$file"
+    timed "$l/analyze1" "$BIN" analyze --jobs 1 --format json --fail-on never --accept-incomplete "$file"
   done
   zstd -dc "$file" > "$l/lines.jsonl"
   timed "$l/jqc" jq -c . "$l/lines.jsonl"
@@ -128,6 +134,7 @@ bench() {
   row "bridgescope cat FILE" "$l/cat" "$cc"
   row "bridgescope export FILE --jsonl -" "$l/export" "$ec"
   row "bridgescope analyze --format json FILE" "$l/analyze" "$ac"
+  row "  the same, --jobs 1 (one thread)" "$l/analyze1"
   row "jq -c . (decompressed lines)" "$l/jqc"
   [[ $kind == images ]] && row "jq pairing (decompressed lines)" "$l/jqpair"
   read -r aw ac2 _ < <(pick "$l/analyze")
@@ -143,6 +150,10 @@ bench() {
   fi
 }
 
+if ((load)); then
+  for ((i = 0; i < load; i++)); do yes > /dev/null & hogs+=($!); done
+  echo "(the machine is kept busy by $load other processes during the timings)"
+fi
 if [[ $only != small ]]; then ensure images "$megabytes"; bench images "$(path images "$megabytes")"; fi
 if [[ $only != images ]]; then ensure small "$messages"; bench small "$(path small "$messages")"; fi
 if ((long)); then
