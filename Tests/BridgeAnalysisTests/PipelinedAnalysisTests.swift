@@ -10,14 +10,23 @@ import Testing
 /// generated session with planted anomalies, on damaged and truncated archives, and on
 /// a long archive of large messages handed over in many chunks.
 struct PipelinedAnalysisTests {
-    /// The report of an archive read on one thread and with read-ahead.
+    /// The report of an archive read on one thread and with read-ahead (both through
+    /// `feedAll`: runs of lines, messages scanned where they are read), each checked
+    /// against the report of the archive read event by event (`next()`: no runs, no scans
+    /// handed on).
     static func bothReports(_ bytes: [UInt8], name: String) throws -> (one: AnalysisReport, pipelined: AnalysisReport) {
         func run(_ readAhead: Bool) throws -> AnalysisReport {
             var source = try ArchiveEventSource(bytes: bytes, name: name, readAhead: readAhead)
             #expect(source.scansAhead == readAhead)
             return try SessionAnalyzer.analyze(&source, name: name)
         }
-        return (try run(false), try run(true))
+        var source = try ArchiveEventSource(bytes: bytes, name: name)
+        var analyzer = SessionAnalyzer(source: name)
+        while let e = try source.next() { analyzer.feed(e) }
+        let reference = analyzer.finish()
+        let one = try run(false), pipelined = try run(true)
+        #expect(one == reference, "\(name): feedAll and next() disagree")
+        return (one, pipelined)
     }
 
     /// `events` written as an archive, its bytes.

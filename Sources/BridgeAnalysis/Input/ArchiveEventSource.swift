@@ -119,8 +119,10 @@ public struct ArchiveEventSource: AnalysisEventSource {
     final class Scanning {
         var scanner: EnvelopeScanner
         let usesScanner: Bool
-        /// Scans of the current run, by where the message's bytes are.
-        var scans: [(at: UnsafeRawPointer, envelope: ScannedEnvelope)] = []
+        /// Scans of the current run, by where the message's bytes are: their address
+        /// until the run is handed on, then their offset in the run (changed in place:
+        /// no scan is copied into another list).
+        var scans: [(offset: Int, envelope: ScannedEnvelope)] = []
 
         /// The reader it reads (on the pipeline's thread, ``feedPipelined(to:)``).
         let reader: ArchiveReader
@@ -140,17 +142,16 @@ public struct ArchiveEventSource: AnalysisEventSource {
             // its end, and the scan is handed on with it.
             let accept: ArchiveInterpreter.PlainAccept = { [self] msg, line, f in
                 guard let direction = ArchiveEventSource.direction(line, f.dir), let s = scanner.scan(msg, direction: direction) else { return false }
-                scans.append((msg.baseAddress!, s))
+                scans.append((Int(bitPattern: msg.baseAddress!), s))
                 return true
             }
             return reader.nextReading(accept: usesScanner ? accept : nil, plain: { (run, lines) in
                 defer { self.scans.removeAll(keepingCapacity: true) }
-                let base = run.withUnsafeBytes { $0.baseAddress! }
-                let found = scans.compactMap { s -> (offset: Int, envelope: ScannedEnvelope)? in
-                    let offset = base.distance(to: s.at)
-                    return offset >= 0 && offset < run.count ? (offset, s.envelope) : nil
-                }
-                plain(run, lines, found)
+                // A scan of the line the run stopped at (which comes back as a reading)
+                // ends up past the run's lines and is passed by; none outlives its run.
+                let base = run.withUnsafeBytes { Int(bitPattern: $0.baseAddress!) }
+                for i in scans.indices { scans[i].offset &-= base }
+                plain(run, lines, scans)
             })
         }
     }
@@ -180,7 +181,9 @@ public struct ArchiveEventSource: AnalysisEventSource {
             }
             let bytes = run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)]
             var scanned: ScannedEnvelope?
-            if f.accepted, next < scans.count, scans[next].offset == l.range.lowerBound + f.msg.lowerBound {
+            let at = l.range.lowerBound + f.msg.lowerBound
+            while next < scans.count, scans[next].offset < at { next += 1 }
+            if f.accepted, next < scans.count, scans[next].offset == at {
                 scanned = scans[next].envelope
                 next += 1
                 if reintern { bytes.withUnsafeBytes { analyzer.scanner.reintern(&scanned!, in: $0) } }

@@ -81,6 +81,7 @@ package enum ArchivePipeline {
         var readings: [ArchiveReading] = []
         var open = true
         while open, let reading = source.next(plain: { run, lines, extra in
+            if lines.isEmpty { return }
             if !readings.isEmpty {
                 open = open && pipe.put(.readings(readings))
                 readings = []

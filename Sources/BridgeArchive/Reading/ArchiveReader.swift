@@ -160,7 +160,9 @@ extension ArchiveReader {
     /// let go of before the next call, and each line with its members), counted but not
     /// handed out as readings; everything else comes back as readings, in order.
     /// `accept`: the consumer's test that a message is one JSON text, which spares the
-    /// walk over it (``ArchiveInterpreter/plainFields(_:accept:)``).
+    /// walk over it (``ArchiveInterpreter/plainFields(_:accept:)``). `plain` is called
+    /// after every run `accept` may have seen, with no lines when its first line comes
+    /// back as a reading: what the consumer noted in `accept` is about that run only.
     package func nextReading<E: Error>(
         accept: ArchiveInterpreter.PlainAccept? = nil,
         plain: (_ run: ArraySlice<UInt8>, _ lines: [PlainLine]) throws(E) -> Void
@@ -179,7 +181,9 @@ extension ArchiveReader {
                         found.append(PlainLine(range: start..<(start + line.count), fields: fields))
                     }
                 }
-                if taken.lines > 0 { try plain(run.prefix(taken.bytes), found) }
+                // Also with no lines: `accept` may have met the first line, which comes back
+                // as a reading; the consumer lets go of what it noted for this run.
+                try plain(run.prefix(taken.bytes), found)
                 return taken
             }
             if !whole { interpretNextItem() }
