@@ -124,6 +124,25 @@ import Testing
         #expect(plainSeen > 10_000)
     }
 
+    @Test("a frame of many megabytes (one zstd frame, as a foreign writer makes) is handed out in parts of whole lines, at most 1 MiB each, as line by line")
+    func largeFrameInParts() throws {
+        let lines = [Self.header] + (1...12_000).map { Self.record($0, "c\($0 % 3)", id: String(repeating: "x", count: 40 + $0 % 200)) }
+        let input = ArchiveTesting.compressLines(lines)
+        let reference = try Self.reference(input, salvage: false, limit: BridgeArchiveFormat.maxLineBytes)
+        let (bulk, plain) = try Self.bulk(input, salvage: false, limit: BridgeArchiveFormat.maxLineBytes)
+        #expect(bulk == reference)
+        #expect(plain > 11_000)
+        let reader = try ArchiveReader(source: MemoryByteSource(input), sharedLines: true)
+        var parts = 0, largest = 0
+        while try reader.nextReading(plain: { (run, _) throws(ArchiveError) in
+            if !run.isEmpty { parts += 1 }
+            largest = max(largest, run.count)
+            #expect(run.last == 0x0A)
+        }) != nil {}
+        #expect(lines.joined(separator: "\n").utf8.count > 3 << 20)
+        #expect(parts >= 3 && largest <= ArchiveLineReader.plainPartBytes, "\(parts) parts, the largest \(largest) bytes")
+    }
+
     @Test("export --jsonl writes the same tap log read by runs (on one thread or two) as reading by reading, messages that are not valid JSON and damaged frames included")
     func exportSameAsReadingByReading() throws {
         let lines = [Self.header, Self.record(1), #"{"seq":2,"t":5,"dir":"w2h","conn":"c1","msg":{abc}}"#,

@@ -74,23 +74,48 @@ extension ArchiveLineReader {
         return line
     }
 
+    /// The most bytes of a run ``withPlainRun(_:)`` hands `body` at once (whole lines;
+    /// a longer line alone): a consumer that copies what it is handed (``ArchivePipeline``)
+    /// then holds a bounded amount, whatever the size of a frame (a foreign writer's
+    /// frame may hold up to ``maxHeldBytes`` of lines).
+    static let plainPartBytes = 1 << 20
+
     /// When the next thing to hand out is a run of verified lines, calls `body` with
-    /// its bytes (lines with their newlines: a slice of the reader's buffer, to let go of
-    /// before the next call); `body` returns how many of those lines it took (from the
-    /// first, `bytes` of them, newlines included), and they are not handed out again.
-    /// Returns true when the whole run was taken; false when the next thing is not such
-    /// a run (nothing is called) or `body` left lines of it: then ``next()`` hands out
-    /// the next one.
+    /// its bytes, in parts of at most ``plainPartBytes`` (lines with their newlines: a
+    /// slice of the reader's buffer, to let go of before the next call); `body` returns
+    /// how many of those lines it took (from the first, `bytes` of them, newlines
+    /// included), and they are not handed out again. Returns true when the whole run was
+    /// taken; false when the next thing is not such a run (nothing is called) or `body`
+    /// left lines of it: then ``next()`` hands out the next one.
     func withPlainRun<E: Error>(_ body: (ArraySlice<UInt8>) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
         guard fillQueue(), case .run(var run) = queue[queueIndex], run.verified, run.first > 1 else { return false }
-        let taken = try body(store[run.start..<run.end])
-        guard taken.lines > 0 else { return false }
-        run.dropFirst(lines: taken.lines, bytes: taken.bytes)
-        if run.count == 0 {
-            queueIndex += 1
-            return true
+        var whole = false
+        defer {
+            if whole { queueIndex += 1 } else { queue[queueIndex] = .run(run) }
         }
-        queue[queueIndex] = .run(run)
-        return false
+        while true {
+            let end = partEnd(run)
+            let taken = try body(store[run.start..<end])
+            guard taken.lines > 0 else { return false }
+            run.dropFirst(lines: taken.lines, bytes: taken.bytes)
+            if run.count == 0 {
+                whole = true
+                return true
+            }
+            if run.start < end { return false }  // `body` stopped inside the part
+        }
+    }
+
+    /// Where the next part of `run` ends: after the last newline within
+    /// ``plainPartBytes`` of its start, or after its first line when that is longer.
+    func partEnd(_ run: LineRun) -> Int {
+        guard run.end - run.start > Self.plainPartBytes else { return run.end }
+        return store.withUnsafeBytes { b -> Int in
+            var k = run.start + Self.plainPartBytes - 1
+            while k >= run.start, b[k] != 0x0A { k -= 1 }
+            if k >= run.start { return k + 1 }
+            let found = memchr(b.baseAddress! + run.start, 0x0A, run.end - run.start)!
+            return b.baseAddress!.distance(to: UnsafeRawPointer(found)) + 1
+        }
     }
 }
