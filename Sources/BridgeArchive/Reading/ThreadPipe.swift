@@ -21,8 +21,10 @@ import Darwin
 package final class ThreadPipe<Element>: @unchecked Sendable {
     /// Elements that may wait.
     package let capacity: Int
-    private var slots: [Element?]
-    private var ended: [Bool]
+    /// The ring: allocated once, each slot an element (or nil) and whether it marks the
+    /// end. The two sides touch different slots, never the storage as a whole (an
+    /// `Array` would be mutated as a whole by both: its uniqueness check and write-back).
+    private let slots: UnsafeMutablePointer<(element: Element?, ended: Bool)>
     private var writeIndex = 0
     private var readIndex = 0
     // Both start at 0 (libdispatch traps when a semaphore is freed below its starting
@@ -35,17 +37,21 @@ package final class ThreadPipe<Element>: @unchecked Sendable {
     /// A pipe holding at most `capacity` (at least 1) elements.
     package init(capacity: Int) {
         self.capacity = Swift.max(1, capacity)
-        slots = Array(repeating: nil, count: self.capacity)
-        ended = Array(repeating: false, count: self.capacity)
+        slots = .allocate(capacity: self.capacity)
+        slots.initialize(repeating: (nil, false), count: self.capacity)
         for _ in 0..<self.capacity { free.signal() }
+    }
+
+    deinit {
+        slots.deinitialize(count: capacity)
+        slots.deallocate()
     }
 
     /// Producer: queues `element`, waiting for room; false when the consumer cancelled.
     @discardableResult
     package func put(_ element: Element) -> Bool {
         guard waitForRoom() else { return false }
-        slots[writeIndex] = element
-        ended[writeIndex] = false
+        slots[writeIndex] = (element, false)
         writeIndex = (writeIndex + 1) % capacity
         full.signal()
         return true
@@ -54,8 +60,7 @@ package final class ThreadPipe<Element>: @unchecked Sendable {
     /// Producer: nothing more will be put.
     package func finish() {
         guard waitForRoom() else { return }
-        slots[writeIndex] = nil
-        ended[writeIndex] = true
+        slots[writeIndex] = (nil, true)
         writeIndex = (writeIndex + 1) % capacity
         full.signal()
     }
@@ -76,8 +81,8 @@ package final class ThreadPipe<Element>: @unchecked Sendable {
     package func take() -> Element? {
         if consumerDone { return nil }
         full.wait()
-        let element = slots[readIndex].take()
-        if ended[readIndex] { consumerDone = true }
+        let element = slots[readIndex].element.take()
+        if slots[readIndex].ended { consumerDone = true }
         readIndex = (readIndex + 1) % capacity
         free.signal()
         return element
