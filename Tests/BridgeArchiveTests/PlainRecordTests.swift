@@ -60,27 +60,6 @@ struct PlainRecordTests {
     /// own loop) against the scan it replaced (`stringEnd` for every string), on random
     /// bytes rich in quotes, backslashes and brackets, with strings short and long.
     @Test func valueEndAgreesWithTheStringEndScan() {
-        func reference(_ b: UnsafeRawBufferPointer, _ start: Int, maxDepth: Int) -> Int? {
-            var depth = 0
-            var i = start
-            while i < b.count {
-                switch b[i] {
-                case UInt8(ascii: "\""):
-                    guard let e = RecordLineScanner.stringEnd(b, i) else { return nil }
-                    i = e
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                    if depth > maxDepth { return nil }
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return i + 1 }
-                default: break
-                }
-                i += 1
-            }
-            return nil
-        }
         var rng = SeededRandom(seed: 0x48)
         func next() -> UInt64 { rng.next() }
         let alphabet: [UInt8] = Array(#"{}[]"\ax,:"#.utf8)
@@ -96,7 +75,7 @@ struct PlainRecordTests {
                 }
             }
             let depth = Int(next() % 6) + 1
-            let (mine, theirs) = bytes.withUnsafeBytes { (RecordLineScanner.valueEnd($0, 0, maxDepth: depth), reference($0, 0, maxDepth: depth)) }
+            let (mine, theirs) = bytes.withUnsafeBytes { (RecordLineScanner.valueEnd($0, 0, maxDepth: depth), Self.referenceContainerEnd($0, 0, maxDepth: depth)) }
             #expect(mine == theirs, "\(String(decoding: bytes, as: UTF8.self))")
             if mine != nil { ended += 1 }
         }
