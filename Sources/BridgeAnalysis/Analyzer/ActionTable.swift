@@ -6,14 +6,22 @@ struct ActionTable {
     private var references: [Int] = []
     private var numbers: [String: UInt32] = [:]
     private var free: [UInt32] = []
+    /// The name retained last and its number: answers follow one another with the same
+    /// action (the same `String`, compared without hashing).
+    private var cached: (name: String, number: UInt32)?
 
     /// The name numbered `number`.
     func name(_ number: UInt32) -> String { names[Int(number)] }
 
     /// The number of `name`, counting one more reference.
     mutating func retain(_ name: String) -> UInt32 {
+        if let c = cached, c.name == name {
+            references[Int(c.number)] += 1
+            return c.number
+        }
         if let number = numbers[name] {
             references[Int(number)] += 1
+            cached = (name, number)
             return number
         }
         let number: UInt32
@@ -27,6 +35,7 @@ struct ActionTable {
             references.append(1)
         }
         numbers[name] = number
+        cached = (name, number)
         return number
     }
 
@@ -35,6 +44,7 @@ struct ActionTable {
         let i = Int(number)
         references[i] -= 1
         guard references[i] == 0 else { return }
+        if cached?.number == number { cached = nil }
         numbers[names[i]] = nil
         names[i] = ""
         free.append(number)

@@ -23,19 +23,44 @@ extension RecentIDs {
         /// Writes the key of the id `utf8` into `out` (at least ``maxLength(_:)`` bytes);
         /// returns its length.
         static func encode(_ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawBufferPointer) -> Int {
-            if let form = uuidForm(utf8) {
-                var n = writeHeader(16 << 2 | form, into: out)
-                var high = true
-                for c in utf8 where c != UInt8(ascii: "-") {
-                    let v = nibble(c)
-                    if high { out[n] = v << 4 } else { out[n] |= v; n += 1 }
-                    high.toggle()
-                }
-                return n
-            }
+            if let n = encodeUUID(utf8, into: out) { return n }
             let n = writeHeader(utf8.count << 2, into: out)
             UnsafeMutableRawBufferPointer(rebasing: out[n...]).copyMemory(from: UnsafeRawBufferPointer(utf8))
             return n + utf8.count
+        }
+
+        /// The key of a canonical UUID (form 1 or 2, one header byte and 16 bytes), read
+        /// in one pass two digits at a time through ``hexDigits``; nil for any other id.
+        static func encodeUUID(_ s: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawBufferPointer) -> Int? {
+            guard s.count == 36, s[8] == UInt8(ascii: "-"), s[13] == UInt8(ascii: "-"), s[18] == UInt8(ascii: "-"),
+                  s[23] == UInt8(ascii: "-") else { return nil }
+            return hexDigits.withUnsafeBufferPointer { t -> Int? in
+                var classes: UInt8 = 0, i = 0, k = 1
+                while i < 36 {
+                    if i == 8 || i == 13 || i == 18 || i == 23 { i += 1; continue }
+                    let a = t[Int(s[i])], b = t[Int(s[i &+ 1])]
+                    guard a != 0, b != 0 else { return nil }
+                    classes |= a | b
+                    out[k] = (a & 0x0F) << 4 | (b & 0x0F)
+                    k &+= 1
+                    i &+= 2
+                }
+                let lower = classes & 0x20 != 0, upper = classes & 0x40 != 0
+                if lower && upper { return nil }
+                out[0] = UInt8(16 << 2 | (upper ? 2 : 1))  // one byte: below 0x80
+                return k
+            }
+        }
+
+        /// Per byte: its value as a hex digit in the low four bits, and 0x10 for `0-9`,
+        /// 0x20 for `a-f`, 0x40 for `A-F`; 0 for any other byte.
+        static let hexDigits: [UInt8] = (0..<256).map { c -> UInt8 in
+            switch UInt8(c) {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): 0x10 | (UInt8(c) - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): 0x20 | (UInt8(c) - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): 0x40 | (UInt8(c) - UInt8(ascii: "A") + 10)
+            default: 0
+            }
         }
 
         /// The length of the key that `bytes` starts with.
@@ -60,33 +85,6 @@ extension RecentIDs {
             }
             out[n] = UInt8(v)
             return n + 1
-        }
-
-        /// 1 for a lowercase canonical UUID, 2 for an uppercase one, nil otherwise.
-        static func uuidForm(_ s: UnsafeBufferPointer<UInt8>) -> Int? {
-            guard s.count == 36 else { return nil }
-            var lower = false, upper = false
-            for (i, c) in s.enumerated() {
-                if i == 8 || i == 13 || i == 18 || i == 23 {
-                    guard c == UInt8(ascii: "-") else { return nil }
-                } else if c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f") {
-                    lower = true
-                } else if c >= UInt8(ascii: "A") && c <= UInt8(ascii: "F") {
-                    upper = true
-                } else if c < UInt8(ascii: "0") || c > UInt8(ascii: "9") {
-                    return nil
-                }
-            }
-            if lower && upper { return nil }
-            return upper ? 2 : 1
-        }
-
-        private static func nibble(_ c: UInt8) -> UInt8 {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-            default: c - UInt8(ascii: "A") + 10
-            }
         }
     }
 }
