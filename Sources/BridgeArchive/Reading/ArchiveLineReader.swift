@@ -85,7 +85,7 @@ public final class ArchiveLineReader {
     /// Log2 of the largest window a frame may ask for. Default 24 (16 MiB).
     let maxWindowLog: Int32
     /// Lines completed so far (skipped over-long lines included).
-    internal(set) var linesRead = 0
+    var linesRead = 0
     /// Whether the lines of a damaged frame are handed out (marked unverified) rather
     /// than dropped.
     public let salvage: Bool
