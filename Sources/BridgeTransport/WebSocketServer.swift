@@ -72,7 +72,8 @@ public final class WebSocketServer: Sendable {
     }
 
     /// CPUs in the affinity mask (`Cpus_allowed` of `/proc/self/status`); nil where unknown.
-    static func allowedCPUs() -> Int? {
+    /// (Also the CLI's count of the cores it may use.)
+    package static func allowedCPUs() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return nil }
         var bits = 0

@@ -45,8 +45,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         "Web-side timeout for an action, ACTION=MS (repeatable; *=MS sets the default).", valueName: "ACTION=MS"))
     var timeouts: [String] = []
 
-    @Option(help: "Sessions analysed in parallel (the default is the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Sessions analysed in parallel (the default is the number of cores this process may use). With fewer sessions than jobs, each archive is also read on threads of its own (docs/ANALYZER.md).")
+    var jobs: Int = usableCores()
 
     @Option(help: "Colour in text output: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.")
     var color: Colour = .auto

@@ -1,6 +1,5 @@
 import ArgumentParser
 import BridgeArchive
-import Foundation
 
 /// `bridgescope cat`: print a session archive.
 struct CatCommand: ParsableCommand {
@@ -61,9 +60,9 @@ struct CatCommand: ParsableCommand {
     func run() throws {
         let filter = ArchiveRecordFilter(direction: dir.map(ArchiveDirection.init(rawValue:)), connection: conn,
                                          type: type, action: action)
-        // A second core this process may use: decompression runs on a thread of its own.
+        // With a second core to use, decompression runs on a thread of its own.
         let cat = ArchiveCat(format: format == .pretty ? .pretty : .jsonl, filter: filter, salvage: salvage,
-                             readAhead: ProcessInfo.processInfo.activeProcessorCount > 1)
+                             readAhead: usableCores() > 1)
         let findings: [ArchiveFinding]
         do {
             findings = try cat.run(path: file, to: 1) { printError("warning: \(file): \($0)") }

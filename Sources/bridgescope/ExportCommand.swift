@@ -4,7 +4,6 @@ import BridgeCapture
 import BridgeOTLP
 import BridgePcap
 import BridgeProxy
-import Foundation
 
 /// `bridgescope export`: write a session archive in other formats.
 struct ExportCommand: AsyncParsableCommand {
@@ -82,8 +81,8 @@ struct ExportCommand: AsyncParsableCommand {
         if let jsonl { targets.append(.init(path: jsonl, exporter: TapLogExporter())) }
         let findings: [ArchiveFinding]
         do {
-            // A second core this process may use: reading runs on threads of its own.
-            findings = try ArchiveExport.run(archive: file, to: targets, readAhead: ProcessInfo.processInfo.activeProcessorCount > 1)
+            // With a second core to use, reading runs on threads of its own.
+            findings = try ArchiveExport.run(archive: file, to: targets, readAhead: usableCores() > 1)
         } catch {
             printError("error: \(error)")
             throw Exit.usage
