@@ -176,7 +176,7 @@ import Testing
             let reader = try ArchiveLineReader(source: WatchedSource(bytes, gone: gone), readAhead: true)
             for _ in 0..<10 { _ = reader.next() }
         }
-        for _ in 0..<500 where !gone.value.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3_000 where !gone.value.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(gone.value.withLock { $0 })
     }
 
