@@ -4,7 +4,7 @@ import Testing
 
 /// The commands read the same whether they read ahead or not, end to end: `analyze` with
 /// `--jobs 2` (one session: decompression, reading and analysis on three threads) and
-/// `--jobs 1`; `cat` and `export` with two cores and pinned to one (`taskset -c 0`: the
+/// `--jobs 1`; `cat` and `export` with two cores and pinned to one (`taskset -c N`: the
 /// CLI then reads on one thread), on an intact recording and on a copy with a flipped byte.
 @Suite(.serialized) struct ReadAheadCLITests {
     @Test func oneThreadAndThreeGiveTheSameOutput() throws {
