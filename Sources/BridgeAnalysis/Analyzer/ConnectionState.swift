@@ -67,7 +67,28 @@ struct ConnectionState {
     var hostReadyCount = 0
     var firstHostReadyRecord: Int?
     var requestBeforeReady: (record: Int, id: String, time: Int64)?
-    var lastTimestamp: [Direction: Int64] = [:]
+    /// The last envelope timestamp per direction: the two of the protocol in fields of
+    /// their own (no hashing of a `Direction` per message), any other in a dictionary.
+    var lastWebTimestamp: Int64?, lastHostTimestamp: Int64?
+    var lastOtherTimestamp: [Direction: Int64] = [:]
+
+    /// The last envelope timestamp sent in `direction`.
+    subscript(lastTimestamp direction: Direction) -> Int64? {
+        get {
+            if direction == .webToHost { return lastWebTimestamp }
+            if direction == .hostToWeb { return lastHostTimestamp }
+            return lastOtherTimestamp[direction]
+        }
+        set {
+            if direction == .webToHost {
+                lastWebTimestamp = newValue
+            } else if direction == .hostToWeb {
+                lastHostTimestamp = newValue
+            } else {
+                lastOtherTimestamp[direction] = newValue
+            }
+        }
+    }
 
     var lastSuccess: [String: SuccessInfo] = [:]
     var lastFatal: [String: (id: String, record: Int)] = [:]

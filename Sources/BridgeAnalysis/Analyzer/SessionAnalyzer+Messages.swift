@@ -113,8 +113,8 @@ extension SessionAnalyzer {
     mutating func checkTimestamp(_ c: inout ConnectionState, _ m: MessageFacts) {
         // Seconds-looking values are `timestamp-in-seconds` already; they do not count here.
         guard let ts = m.timestamp, ts >= Self.secondsThreshold else { return }
-        defer { c.lastTimestamp[m.direction] = ts }
-        guard let previous = c.lastTimestamp[m.direction],
+        defer { c[lastTimestamp: m.direction] = ts }
+        guard let previous = c[lastTimestamp: m.direction],
               previous - ts > configuration.timestampToleranceMilliseconds else { return }
         let side = m.direction == .webToHost ? "web" : "host"
         emit(ReportFinding(rule: .timestampRegression,
