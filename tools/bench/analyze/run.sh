@@ -37,7 +37,7 @@ while (($#)); do
     --keep) keep=1; shift ;;
     --bin) bin=$2; shift 2 ;;
     --load) load=$2; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-analyze: unknown option $1" >&2; exit 2 ;;
   esac
 done
