@@ -54,7 +54,7 @@ public struct ArchiveLine: Sendable, Hashable {
 ///   (about 128 KiB) into chunks of `ZSTD_DStreamOutSize()`.
 /// - A line is buffered only while its length stays within ``maxLineBytes``; a longer
 ///   line is skipped to its newline and reported (`line-too-long`).
-/// - Frames may need a window of at most 2^``maxWindowLog`` bytes (16 MiB by default);
+/// - Frames may need a window of at most 2^`maxWindowLog` bytes (the initializer's; 16 MiB by default);
 ///   a frame asking for more is reported as corrupt.
 /// - A frame's lines are handed out only once the frame is complete and its content
 ///   checksum verified (libzstd checks it at the frame's end): damage never yields a
@@ -82,8 +82,6 @@ public final class ArchiveLineReader {
 
     /// The longest line buffered (``BridgeArchiveFormat/maxLineBytes`` by default).
     public let maxLineBytes: Int
-    /// Log2 of the largest window a frame may ask for. Default 24 (16 MiB).
-    let maxWindowLog: Int32
     /// Lines completed so far (skipped over-long lines included).
     var linesRead = 0
     /// Whether the lines of a damaged frame are handed out (marked unverified) rather
@@ -145,7 +143,6 @@ public final class ArchiveLineReader {
          sharedLines: Bool, ring: (batchBytes: Int, slots: Int)?) throws(ArchiveError) {
         let decompressor = try ArchiveDecompressor(source: source, maxWindowLog: maxWindowLog)
         self.maxLineBytes = max(1, maxLineBytes)
-        self.maxWindowLog = maxWindowLog
         self.salvage = salvage
         self.maxHeldBytes = max(1, maxHeldBytes)
         self.sharedLines = sharedLines

@@ -40,12 +40,6 @@ package enum ArchivePipeline {
     /// Readings gathered before they are handed over together.
     static let readingsPerChunk = 256
 
-    /// The source, lent to the reading thread for the length of a ``run(_:consume:)``.
-    private final class Lent<Source: ArchivePipelineSource>: @unchecked Sendable {
-        let source: Source
-        init(_ source: Source) { self.source = source }
-    }
-
     /// Reads `source` on a new thread, calling `consume` on this one with every chunk in
     /// order; false when no thread could be made (nothing was read: the caller reads on
     /// its own thread). Rethrows what `consume` throws, once the thread has stopped.
@@ -56,9 +50,9 @@ package enum ArchivePipeline {
         let buffers = ThreadPipe<[UInt8]>(capacity: runBuffers + 1)
         for _ in 0..<runBuffers { buffers.put([]) }
         let done = ThreadPipe<Bool>(capacity: 1)
-        let lent = Lent(source)
-        let started = ThreadPipe<Bool>.spawn {
-            read(lent.source, into: pipe, buffers: buffers)
+        // The source is lent to the thread until `done` says it has finished with it.
+        let started = DetachedThread.start(handing: source) { source in
+            read(source, into: pipe, buffers: buffers)
             done.put(true)
         }
         guard started else { return false }

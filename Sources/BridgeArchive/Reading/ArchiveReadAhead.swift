@@ -12,7 +12,7 @@
 ///   from its source (which may block: a pipe), so a live stream is not held back.
 /// - ``stop()`` (the reader's `deinit`) tells the thread to end at its next wait; the
 ///   thread owns the decompressor (and so the source's file descriptor) and releases it.
-final class ArchiveReadAhead: Sendable {
+final class ArchiveReadAhead {
     /// Decompressed bytes per batch, by default.
     static let batchBytes = 1 << 20
     /// Batches in the ring, by default.
@@ -37,33 +37,22 @@ final class ArchiveReadAhead: Sendable {
     /// Read batches, back to the thread (one slot more, for ``stop()``'s end mark).
     private let empty: ThreadPipe<Batch>
     /// The reader's side: the batch being read and the next step in it.
-    private let reading = ReaderSide()
+    private var batch: Batch?
+    private var stepIndex = 0
+    private var ended = false
 
-    /// What only the reader's thread touches.
-    private final class ReaderSide: @unchecked Sendable {
-        var batch: Batch?
-        var step = 0
-        var ended = false
-    }
-
-    /// Starts the thread that runs `decompressor`; nil when no thread could be made
-    /// (the caller then steps the decompressor itself).
+    /// Starts the thread that runs `decompressor` (handed to it: the caller no longer
+    /// touches it); nil when no thread could be made (the caller then steps the
+    /// decompressor itself).
     static func start(_ decompressor: ArchiveDecompressor, batchBytes: Int = batchBytes,
                       slots: Int = slotCount) -> ArchiveReadAhead? {
         let count = max(2, slots)
         let ahead = ArchiveReadAhead(slots: count)
         for _ in 0..<count { ahead.empty.put(Batch(bytes: max(batchBytes, ArchiveDecompressor.stepOutputBytes))) }
-        let owned = Owned(decompressor)
-        let started = ThreadPipe<Batch>.spawn { [filled = ahead.filled, empty = ahead.empty] in
-            Self.produce(owned.decompressor, filled: filled, empty: empty)
+        let started = DetachedThread.start(handing: decompressor) { [filled = ahead.filled, empty = ahead.empty] decompressor in
+            Self.produce(decompressor, filled: filled, empty: empty)
         }
         return started ? ahead : nil
-    }
-
-    /// The decompressor, handed to the thread that will be its only user.
-    private final class Owned: @unchecked Sendable {
-        let decompressor: ArchiveDecompressor
-        init(_ decompressor: ArchiveDecompressor) { self.decompressor = decompressor }
     }
 
     private init(slots: Int) {
@@ -95,17 +84,16 @@ final class ArchiveReadAhead: Sendable {
 
     /// The next step and its bytes (valid until the next call), or nil after the last.
     func next() -> (step: ArchiveDecompressor.Step, bytes: UnsafeRawBufferPointer)? {
-        let r = reading
-        while !r.ended {
-            if let batch = r.batch, r.step < batch.steps.count {
-                let (step, range) = batch.steps[r.step]
-                r.step += 1
+        while !ended {
+            if let batch, stepIndex < batch.steps.count {
+                let (step, range) = batch.steps[stepIndex]
+                stepIndex += 1
                 return (step, UnsafeRawBufferPointer(rebasing: batch.bytes[range]))
             }
-            if let batch = r.batch { empty.put(batch) }
-            r.batch = filled.take()
-            r.step = 0
-            if r.batch == nil { r.ended = true }
+            if let batch { empty.put(batch) }
+            batch = filled.take()
+            stepIndex = 0
+            if batch == nil { ended = true }
         }
         return nil
     }

@@ -1,13 +1,8 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A bounded queue from one producer thread to one consumer thread, for the stages of
-/// reading that run side by side (``ArchiveReadAhead``, the analyzer's scanning stage).
+/// reading that run side by side (``ArchiveReadAhead``, ``ArchivePipeline``).
 ///
 /// - At most ``capacity`` elements wait; ``put(_:)`` blocks while the queue is full,
 ///   ``take()`` while it is empty.
@@ -18,9 +13,9 @@ import Darwin
 ///   slot belongs to the producer between taking a free permit and signalling it full,
 ///   and to the consumer between taking the full permit and handing it back: never to
 ///   both (hence `@unchecked Sendable`).
-package final class ThreadPipe<Element>: @unchecked Sendable {
+final class ThreadPipe<Element>: @unchecked Sendable {
     /// Elements that may wait.
-    package let capacity: Int
+    let capacity: Int
     /// The ring: allocated once, each slot an element (or nil) and whether it marks the
     /// end. The two sides touch different slots, never the storage as a whole (an
     /// `Array` would be mutated as a whole by both: its uniqueness check and write-back).
@@ -35,7 +30,7 @@ package final class ThreadPipe<Element>: @unchecked Sendable {
     private var consumerDone = false
 
     /// A pipe holding at most `capacity` (at least 1) elements.
-    package init(capacity: Int) {
+    init(capacity: Int) {
         self.capacity = Swift.max(1, capacity)
         slots = .allocate(capacity: self.capacity)
         slots.initialize(repeating: (nil, false), count: self.capacity)
@@ -49,7 +44,7 @@ package final class ThreadPipe<Element>: @unchecked Sendable {
 
     /// Producer: queues `element`, waiting for room; false when the consumer cancelled.
     @discardableResult
-    package func put(_ element: Element) -> Bool {
+    func put(_ element: Element) -> Bool {
         guard waitForRoom() else { return false }
         slots[writeIndex] = (element, false)
         writeIndex = (writeIndex + 1) % capacity
@@ -58,7 +53,7 @@ package final class ThreadPipe<Element>: @unchecked Sendable {
     }
 
     /// Producer: nothing more will be put.
-    package func finish() {
+    func finish() {
         guard waitForRoom() else { return }
         slots[writeIndex] = (nil, true)
         writeIndex = (writeIndex + 1) % capacity
@@ -78,7 +73,7 @@ package final class ThreadPipe<Element>: @unchecked Sendable {
     }
 
     /// Consumer: the next element, waiting for one; nil once the producer finished.
-    package func take() -> Element? {
+    func take() -> Element? {
         if consumerDone { return nil }
         full.wait()
         let element = slots[readIndex].element.take()
@@ -89,31 +84,8 @@ package final class ThreadPipe<Element>: @unchecked Sendable {
     }
 
     /// Consumer: stop the producer (its next ``put(_:)`` or ``finish()`` returns at once).
-    package func cancel() {
+    func cancel() {
         cancelled.store(true, ordering: .releasing)
         free.signal()
     }
-
-    /// Runs `body` on a new detached thread; false when none could be made.
-    package static func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            let box = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(context).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
-    }
-}
-
-/// A thread's body, passed through `pthread_create`'s context pointer.
-private final class ThreadBody {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
