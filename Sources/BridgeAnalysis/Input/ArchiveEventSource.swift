@@ -104,8 +104,8 @@ public struct ArchiveEventSource: AnalysisEventSource {
         index = 0
         if scansAhead, feedPipelined(to: &analyzer) { return }
         var lastTime = mapper.lastTime
-        let scanner = Scanning(analyzer, reader: reader)
-        while let reading = scanner.next(reader, plain: { run, lines, scans in
+        let scanner = Scanning(analyzer, reader: reader, handsOver: false)
+        while let reading = scanner.next(plain: { run, lines, scans in
             Self.feed(run: run, lines: lines, scans: scans, to: &analyzer, lastTime: &lastTime)
         }) {
             feed(reading, to: &analyzer, lastTime: &lastTime)
@@ -124,19 +124,24 @@ public struct ArchiveEventSource: AnalysisEventSource {
         /// no scan is copied into another list).
         var scans: [(offset: Int, envelope: ScannedEnvelope)] = []
 
-        /// The reader it reads (on the pipeline's thread, ``feedPipelined(to:)``).
+        /// The reader it reads (on the pipeline's thread with ``feedPipelined(to:)``).
         let reader: ArchiveReader
+        /// Whether the scans go to another thread: then without their action strings,
+        /// which stay on this one (the analysis interns them again,
+        /// ``EnvelopeScanner/reintern(_:in:)``), so no string's reference count bounces
+        /// between cores.
+        let handsOver: Bool
 
-        init(_ analyzer: SessionAnalyzer, reader: ArchiveReader) {
+        init(_ analyzer: SessionAnalyzer, reader: ArchiveReader, handsOver: Bool) {
             scanner = analyzer.scanner
             usesScanner = analyzer.usesEnvelopeScanner
             self.reader = reader
+            self.handsOver = handsOver
         }
 
         /// The next reading; runs of plain lines go to `plain` with the scans of their
         /// messages (keyed by offset in the run).
-        func next(_ reader: ArchiveReader,
-                           plain: (ArraySlice<UInt8>, [ArchiveReader.PlainLine], [(offset: Int, envelope: ScannedEnvelope)]) -> Void) -> ArchiveReading? {
+        func next(plain: (ArraySlice<UInt8>, [ArchiveReader.PlainLine], [(offset: Int, envelope: ScannedEnvelope)]) -> Void) -> ArchiveReading? {
             // A message that comes last in its line is scanned where the reader meets it:
             // if the scanner takes it, it is one JSON text and need not be walked to find
             // its end, and the scan is handed on with it.
@@ -150,7 +155,10 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 // A scan of the line the run stopped at (which comes back as a reading)
                 // ends up past the run's lines and is passed by; none outlives its run.
                 let base = run.withUnsafeBytes { Int(bitPattern: $0.baseAddress!) }
-                for i in scans.indices { scans[i].offset &-= base }
+                for i in scans.indices {
+                    scans[i].offset &-= base
+                    if handsOver { scans[i].envelope.action = "" }
+                }
                 plain(run, lines, scans)
             })
         }
