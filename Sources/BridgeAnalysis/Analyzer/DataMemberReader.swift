@@ -1,3 +1,4 @@
+import BridgeArchive
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -89,23 +90,8 @@ enum DataMemberReader {
         case UInt8(ascii: "\""):
             return stringEnd(b, start)?.0
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            var i = start
-            while i < b.count {
-                switch b[i] {
-                case UInt8(ascii: "\""):
-                    guard let e = stringEnd(b, i) else { return nil }
-                    i = e.0
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return i + 1 }
-                default: break
-                }
-                i += 1
-            }
-            return nil
+            // The archive reader's walk (64 bytes at a time); the value is valid JSON.
+            return RecordLineScanner.containerEnd(b, start, maxDepth: .max)
         default:
             var i = start
             while i < b.count {

@@ -15,7 +15,7 @@ extension RecordLineScanner {
     /// string's closing quote (base64 images). A backslash outside any string (never in
     /// valid JSON) sends the value to ``containerEndByBytes(_:_:maxDepth:)``, whose
     /// answer this always is (held by the tests on hostile bytes).
-    static func containerEnd(_ b: UnsafeRawBufferPointer, _ start: Int, maxDepth: Int) -> Int? {
+    package static func containerEnd(_ b: UnsafeRawBufferPointer, _ start: Int, maxDepth: Int) -> Int? {
         let n = b.count
         guard let base = b.baseAddress, start < n else { return nil }
         let odd: UInt64 = 0xAAAA_AAAA_AAAA_AAAA

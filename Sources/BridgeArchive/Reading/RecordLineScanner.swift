@@ -14,7 +14,7 @@ import Darwin
 /// nil for anything it does not recognise as a flat object of plain keys, and the line
 /// is then decoded in full by BridgeArchive's `ArchiveLineDecoder`, which says exactly
 /// what is wrong.
-enum RecordLineScanner {
+package enum RecordLineScanner {
     /// One member: its key's bytes (between the quotes) and its value's bytes.
     struct Member {
         var key: Range<Int>
