@@ -18,65 +18,52 @@ extension ProtobufWriter {
     /// A `KeyValue` with a string value in field `field` (attributes of a span: 9, of an
     /// event: 3, of a resource: 1).
     mutating func attribute(_ field: Int, _ key: OTLPAttribute, _ value: String) {
-        let kv = keyValue(field, key)
-        let v = begin(2)
-        stringField(1, value)
-        end(v)
-        end(kv)
+        attribute(field, key) { $0.stringField(1, value) }
     }
 
     /// A `KeyValue` with an int value.
     mutating func attribute(_ field: Int, _ key: OTLPAttribute, _ value: Int) {
-        let kv = keyValue(field, key)
-        let v = begin(2)
-        varintField(3, UInt64(bitPattern: Int64(value)))
-        end(v)
-        end(kv)
+        attribute(field, key) { $0.varintField(3, UInt64(bitPattern: Int64(value))) }
     }
 
     /// A `KeyValue` with a bool value.
     mutating func attribute(_ field: Int, _ key: OTLPAttribute, _ value: Bool) {
-        let kv = keyValue(field, key)
-        let v = begin(2)
-        varintField(2, value ? 1 : 0)
-        end(v)
-        end(kv)
+        attribute(field, key) { $0.varintField(2, value ? 1 : 0) }
     }
 
     /// A `KeyValue` with an array of ints.
     mutating func attribute(_ field: Int, _ key: OTLPAttribute, _ values: [Int]) {
-        let kv = keyValue(field, key)
-        let v = begin(2)
-        let array = begin(5)
-        for value in values {
-            let item = begin(1)
-            varintField(3, UInt64(bitPattern: Int64(value)))
-            end(item)
-        }
-        end(array)
-        end(v)
-        end(kv)
+        attribute(field, key, array: values) { $0.varintField(3, UInt64(bitPattern: Int64($1))) }
     }
 
     /// A `KeyValue` with an array of strings.
     mutating func attribute(_ field: Int, _ key: OTLPAttribute, _ values: [String]) {
-        let kv = keyValue(field, key)
+        attribute(field, key, array: values) { $0.stringField(1, $1) }
+    }
+
+    /// A `KeyValue` whose `AnyValue` (field 2) `value` writes.
+    private mutating func attribute(_ field: Int, _ key: OTLPAttribute, value: (inout ProtobufWriter) -> Void) {
+        let kv = begin(field)
+        if !key.rawValue.isEmpty { stringField(1, key.rawValue) }
         let v = begin(2)
-        let array = begin(5)
-        for value in values {
-            let item = begin(1)
-            stringField(1, value)
-            end(item)
-        }
-        end(array)
+        value(&self)
         end(v)
         end(kv)
     }
 
-    private mutating func keyValue(_ field: Int, _ key: OTLPAttribute) -> Int {
-        let kv = begin(field)
-        if !key.rawValue.isEmpty { stringField(1, key.rawValue) }
-        return kv
+    /// A `KeyValue` with an `ArrayValue` (field 5) of `values`, each an `AnyValue` that
+    /// `item` writes.
+    private mutating func attribute<T>(_ field: Int, _ key: OTLPAttribute, array values: [T],
+                                       item: (inout ProtobufWriter, T) -> Void) {
+        attribute(field, key) { w in
+            let array = w.begin(5)
+            for value in values {
+                let one = w.begin(1)
+                item(&w, value)
+                w.end(one)
+            }
+            w.end(array)
+        }
     }
 
     /// A span's `Status` (field 15): code, and the message when there is one.
