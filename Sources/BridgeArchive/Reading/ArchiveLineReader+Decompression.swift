@@ -104,9 +104,7 @@ extension ArchiveLineReader {
         clearHeld()
         heldOverflow = false
         dropPending(at: damage.offset)
-        if let (message, offset) = damage.readError {
-            finding(.truncatedFrame, at: offset, line: linesRead + 1, "reading stopped: \(message)")
-        }
+        if let (message, offset) = damage.readError { readFailed(message, at: offset) }
         compressedOffset = damage.offsetAfter
         let tail = damage.resumed.map { "reading resumed at the frame found at byte \($0)" } ?? "no later frame found"
         let dropped = lost.map { r in
