@@ -81,15 +81,7 @@ import Testing
     func sameAsLineByLine() throws {
         let (large, _) = try DamageTests.largeArchive(records: 3000)
         var inputs: [[UInt8]] = [large, Array(large.prefix(large.count / 2)), Array(large.prefix(large.count - 7))]
-        var rng = SeededRandom(seed: 0x9A1)
-        for _ in 0..<10 {
-            var damaged = large
-            for _ in 0..<(1 + Int(rng.next() % 3)) {
-                let at = Int(rng.next() % UInt64(large.count))
-                damaged[at] ^= UInt8(1) << UInt8(rng.next() % 8)
-            }
-            inputs.append(damaged)
-        }
+        inputs += bitFlippedCopies(of: large, count: 10, seed: 0x9A1)
         // Hand-made: a gap, an event, a record in another member order, a record with
         // spaces, a trailer in the middle and a record after it, over two frames.
         let first = [Self.header, Self.record(1), Self.record(2), Self.record(4), Self.record(5),

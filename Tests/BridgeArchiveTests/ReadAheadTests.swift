@@ -45,15 +45,7 @@ import Testing
         let (bytes, _) = try DamageTests.largeArchive(records: 3000)
         var inputs: [[UInt8]] = [bytes, Array(bytes.prefix(bytes.count / 2)), Array(bytes.prefix(bytes.count - 7)), [], [1, 2, 3],
                                  Array(bytes.prefix(20_000)) + [UInt8](repeating: 0x28, count: 5_000) + Array(bytes.dropFirst(20_000))]
-        var rng = SeededRandom(seed: 0xAEAD)
-        for _ in 0..<5 {
-            var damaged = bytes
-            for _ in 0..<(1 + Int(rng.next() % 3)) {
-                let at = Int(rng.next() % UInt64(bytes.count))
-                damaged[at] ^= UInt8(1) << UInt8(rng.next() % 8)
-            }
-            inputs.append(damaged)
-        }
+        inputs += bitFlippedCopies(of: bytes, count: 5, seed: 0xAEAD)
         // (salvage, line limit, hold limit, shared lines)
         let settings: [(Bool, Int, Int, Bool)] = [
             (false, BridgeArchiveFormat.maxLineBytes, 64 << 20, true), (true, BridgeArchiveFormat.maxLineBytes, 64 << 20, true),

@@ -17,15 +17,7 @@ import Testing
     func sameItems() throws {
         let (bytes, _) = try DamageTests.largeArchive(records: 3000)
         var inputs: [[UInt8]] = [bytes, Array(bytes.prefix(bytes.count / 2)), Array(bytes.prefix(bytes.count - 7))]
-        var rng = SeededRandom(seed: 0x5EA1)
-        for _ in 0..<12 {
-            var damaged = bytes
-            for _ in 0..<(1 + Int(rng.next() % 3)) {
-                let at = Int(rng.next() % UInt64(bytes.count))
-                damaged[at] ^= UInt8(1) << UInt8(rng.next() % 8)
-            }
-            inputs.append(damaged)
-        }
+        inputs += bitFlippedCopies(of: bytes, count: 12, seed: 0x5EA1)
         for (n, input) in inputs.enumerated() {
             for salvage in [false, true] {
                 for limit in [BridgeArchiveFormat.maxLineBytes, 120] {

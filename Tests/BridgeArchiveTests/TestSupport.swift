@@ -135,3 +135,17 @@ extension ArchiveReader {
 func readFile(_ path: String) -> [UInt8] {
     Array(FileManager.default.contents(atPath: path) ?? Data())
 }
+
+/// `count` copies of `bytes`, each with one to three bits flipped at random places
+/// (`seed` fixes them): the damaged inputs the readers' differential tests share.
+func bitFlippedCopies(of bytes: [UInt8], count: Int, seed: UInt64) -> [[UInt8]] {
+    var rng = SeededRandom(seed: seed)
+    return (0..<count).map { _ in
+        var damaged = bytes
+        for _ in 0..<(1 + Int(rng.next() % 3)) {
+            let at = Int(rng.next() % UInt64(bytes.count))
+            damaged[at] ^= UInt8(1) << UInt8(rng.next() % 8)
+        }
+        return damaged
+    }
+}
