@@ -17,11 +17,14 @@ struct ProxyTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let recording = BackgroundRecording(proxy, path: path)
         let message = ScriptedWebSide.request(1)
-        let code = try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!) { session in
-            // The refusal can close the page before this arrives: sending may fail.
-            try? await session.send(message)
-            for await _ in session.messages {}
-            return session.closeCode?.rawValue
+        let page = WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!
+        let code = try await bounded("the page") {
+            try await WebSocketClient.withConnection(to: page) { session in
+                // The refusal can close the page before this arrives: sending may fail.
+                try? await session.send(message)
+                for await _ in session.messages {}
+                return session.closeCode?.rawValue
+            }
         }
         #expect(pageSawRefusal(code), "page closed with \(code.map(String.init) ?? "no close frame")")
         #expect(await recording.finish())
@@ -65,7 +68,8 @@ struct ProxyTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let recording = BackgroundRecording(proxy, path: path)
         // Without the fix the page waits forever: give up after 5 s.
-        let got = try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!) { session in
+        let page = WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!
+        let got = try await bounded("the page") { try await WebSocketClient.withConnection(to: page) { session in
             try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
                 group.addTask {
                     var it = session.messages.makeAsyncIterator()
@@ -78,7 +82,7 @@ struct ProxyTests {
                 defer { group.cancelAll() }
                 return try await group.next() ?? nil
             }
-        }
+        } }
         #expect(got == first)
         #expect(await recording.finish())
         #expect(try RecordedExchange(archive: path).hostToWeb == [first])
@@ -118,6 +122,19 @@ struct ProxyTests {
         let path = temporaryPath("proxy-busy.bsz")
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(await BackgroundRecording(first, path: path).finish())
+    }
+
+    @Test func aPageThatNeverEndsFailsTheTestInsteadOfHangingTheRun() async throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let start = Date()
+        do {
+            try await bounded("a silent page", within: 0.3) { for await _ in stream {} }
+            Issue.record("the wait ended by itself")
+        } catch {
+            #expect("\(error)" == "a silent page did not finish within 0.3 s")
+        }
+        #expect(Date().timeIntervalSince(start) < 30)
+        continuation.finish()
     }
 }
 

@@ -34,10 +34,12 @@ struct ProxyUpstreamWaitTests {
 
     private static func page(proxyPort: Int) async throws -> (code: UInt16?, seconds: Double) {
         let start = Date()
-        let code = try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxyPort)/bridge")!) { session in
-            try? await session.send(ScriptedWebSide.request(1))
-            for await _ in session.messages {}
-            return session.closeCode?.rawValue
+        let code = try await bounded("the page", within: pageBound + 60) {
+            try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxyPort)/bridge")!) { session in
+                try? await session.send(ScriptedWebSide.request(1))
+                for await _ in session.messages {}
+                return session.closeCode?.rawValue
+            }
         }
         return (code, Date().timeIntervalSince(start))
     }
@@ -123,10 +125,13 @@ struct ProxyUpstreamWaitTests {
         let recording = BackgroundRecording(proxy, path: path)
         let big = Array(("\"" + String(repeating: "p", count: 600_000) + "\"").utf8)
         let start = Date()
-        let code = try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!) { session in
-            for _ in 0..<3 { try? await session.send(big) }
-            for await _ in session.messages {}
-            return session.closeCode?.rawValue
+        let page = WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!
+        let code = try await bounded("the page") {
+            try await WebSocketClient.withConnection(to: page) { session in
+                for _ in 0..<3 { try? await session.send(big) }
+                for await _ in session.messages {}
+                return session.closeCode?.rawValue
+            }
         }
         #expect(code == 1013)
         #expect(Date().timeIntervalSince(start) < 4, "closed before the upstream timeout")

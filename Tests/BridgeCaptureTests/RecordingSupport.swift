@@ -59,6 +59,50 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     }
 }
 
+/// Awaits `body` for at most `seconds`, on a timer off the cooperative pool: past it the
+/// body is cancelled and the test fails with "`what` did not finish within N s" instead
+/// of hanging the whole run (a clean clone's `make test` once sat idle for 11 minutes in
+/// a page-side wait of a proxy test). A body that ignores cancellation is left behind.
+func bounded<T: Sendable>(_ what: String, within seconds: Double = 120,
+                          _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    let once = ResumeOnce<T>()
+    return try await withCheckedThrowingContinuation { continuation in
+        once.arm(continuation)
+        let work = Task {
+            do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            if once.resume(.failure(TestFailure("\(what) did not finish within \(seconds) s"))) { work.cancel() }
+        }
+    }
+}
+
+/// A continuation resumed by whichever side comes first.
+private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, Error>?
+
+    /// Called before either side starts.
+    func arm(_ c: CheckedContinuation<T, Error>) {
+        lock.lock()
+        continuation = c
+        lock.unlock()
+    }
+
+    /// Whether this call resumed it (false: the other side was first).
+    @discardableResult
+    func resume(_ result: Result<T, Error>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let c = continuation {
+            continuation = nil
+            c.resume(with: result)
+            return true
+        }
+        return false
+    }
+}
+
 struct UncheckedBox<T>: @unchecked Sendable {
     var value: T
     init(_ value: T) { self.value = value }
@@ -120,15 +164,25 @@ final class ReferenceHost: Sendable {
                 continuation.finish()
             }
         }
-        var it = stream.makeAsyncIterator()
-        guard let text = await it.next(), let url = WebSocketURL(text) else { throw TestFailure("the reference host did not start") }
+        let text = try await bounded("the reference host's start", within: 60) {
+            var it = stream.makeAsyncIterator()
+            return await it.next()
+        }
+        guard let text, let url = WebSocketURL(text) else { throw TestFailure("the reference host did not start") }
         self.runner = runner
         self.url = url
     }
 
+    /// Shuts the host down; a stop that takes over 60 s is recorded as a test failure.
     func stop() async {
-        await runner.shutdown()
-        await task.value
+        do {
+            try await bounded("the reference host's stop", within: 60) { [self] in
+                await runner.shutdown()
+                await task.value
+            }
+        } catch {
+            Issue.record("\(error)")
+        }
     }
 }
 
@@ -146,6 +200,10 @@ enum ScriptedWebSide {
     }
 
     static func run(_ url: WebSocketURL, queries: Int, deflate: Bool = true) async throws -> RecordedExchange {
+        try await bounded("the scripted web side") { try await exchange(url, queries: queries, deflate: deflate) }
+    }
+
+    private static func exchange(_ url: WebSocketURL, queries: Int, deflate: Bool) async throws -> RecordedExchange {
         try await WebSocketClient.withConnection(to: url, options: WebSocketClientOptions(deflate: deflate)) { session in
             var exchange = RecordedExchange()
             var responses = 0
