@@ -196,6 +196,12 @@ extension ParserState {
     /// or 0 when it is ill-formed or truncated (Unicode 15, table 3-7).
     @inline(__always)
     func utf8SequenceLength(at j: Int) -> Int {
+        Self.utf8SequenceLength(b, at: j)
+    }
+
+    /// ``utf8SequenceLength(at:)`` in `b`.
+    @inline(__always)
+    static func utf8SequenceLength(_ b: UnsafeRawBufferPointer, at j: Int) -> Int {
         let n = b.count
         let c0 = b[j]
         @inline(__always) func cont(_ k: Int, _ lo: UInt8 = 0x80, _ hi: UInt8 = 0xBF) -> Bool {
