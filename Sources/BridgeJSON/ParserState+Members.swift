@@ -68,12 +68,14 @@ extension ParserState {
         while true {
             skipWhitespace()
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw Self.notScanned }
-            let (end, escaped) = try scanPlainString(quote: i)
-            if escaped { throw Self.notScanned }  // the parser compares decoded keys
+            // A key with an escape is refused: the parser compares decoded keys. The
+            // static scan takes no copy of `self` (``scanPlainString(quote:)``).
+            let (end, stop) = Self.plainStringEnd(b, from: i &+ 1)
+            guard stop == UInt8(ascii: "\""), end &- i &- 1 <= limits.maxStringBytes else { throw Self.notScanned }
             let key = (i + 1)..<end
             i = end + 1
             guard count < JSONMemberScanner.maxCheckedMembers else { throw Self.notScanned }
-            if isDuplicate(key, among: s.keys, from: keyBase) { throw Self.notScanned }
+            if Self.isDuplicate(b, key, among: s.keys, from: keyBase) { throw Self.notScanned }
             s.keys.append(key)
             skipWhitespace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Self.notScanned }
@@ -103,9 +105,10 @@ extension ParserState {
     }
 
     /// Whether the raw key `key` equals one of `keys[from...]` byte for byte (keys
-    /// without escapes: their bytes are their decoded UTF-8).
+    /// without escapes: their bytes are their decoded UTF-8). Static, as the string scan
+    /// (``scanPlainString(quote:)``): no copy of `self` per object.
     @inline(__always)
-    func isDuplicate(_ key: Range<Int>, among keys: [Range<Int>], from: Int) -> Bool {
+    static func isDuplicate(_ b: UnsafeRawBufferPointer, _ key: Range<Int>, among keys: [Range<Int>], from: Int) -> Bool {
         guard from < keys.count else { return false }
         let base = b.baseAddress!
         for k in keys[from...] where k.count == key.count {
