@@ -43,12 +43,14 @@ public struct ArchivePayloadEncoding: RawRepresentable, Sendable, Hashable, Cust
     }
 
     /// Whether `bytes` can be embedded verbatim as the value of `msg`.
-    static func isVerbatimJSON(_ b: UnsafeRawBufferPointer) -> Bool {
+    /// `inLine`: the bytes are part of one line already (split at LF), so only CR is looked for.
+    static func isVerbatimJSON(_ b: UnsafeRawBufferPointer, inLine: Bool = false) -> Bool {
         guard let first = b.first, let last = b.last else { return false }
         if isJSONWhitespace(first) || isJSONWhitespace(last) { return false }
         // A raw CR or LF can only be insignificant whitespace in valid JSON; either
         // would break the line, so such bytes go to `text`.
-        if memchr(b.baseAddress!, 0x0A, b.count) != nil || memchr(b.baseAddress!, 0x0D, b.count) != nil { return false }
+        if !inLine && memchr(b.baseAddress!, 0x0A, b.count) != nil { return false }
+        if memchr(b.baseAddress!, 0x0D, b.count) != nil { return false }
         // Only validity matters (the bytes are stored as they are): the validating
         // scan accepts exactly what `JSONParser` accepts, without building the value.
         return validator.isValid(b)

@@ -37,7 +37,8 @@ public struct TapLogExporter: ArchiveExporter {
     /// encoder stores verbatim (`msg`) needs no walk to find its end, and a message
     /// accepted so is written verbatim without a second check.
     static func acceptsVerbatim(_ msg: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer, _ fields: ArchiveInterpreter.PlainFields) -> Bool {
-        ArchivePayloadEncoding.isVerbatimJSON(msg)
+        // `msg` is a slice of one decompressed line: it holds no LF.
+        ArchivePayloadEncoding.isVerbatimJSON(msg, inLine: true)
     }
 
     /// Writes the line of a plain record line (``ArchiveReader/PlainLine``: `line` its
@@ -45,9 +46,12 @@ public struct TapLogExporter: ArchiveExporter {
     /// ``write(reading:into:)`` writes for the same record.
     mutating func write(plainLine b: UnsafeRawBufferPointer, fields f: ArchiveInterpreter.PlainFields, into out: inout [UInt8]) {
         let p = UnsafeRawBufferPointer(rebasing: b[f.msg])
-        let ok = encoder.record(seq: nil, time: f.time, direction: ArchiveDirection(rawValue: ArchiveInterpreter.string(b, f.dir)),
-                                connection: ArchiveInterpreter.string(b, f.conn), payload: p,
-                                encoding: f.accepted ? .message : ArchivePayloadEncoding.preferred(for: p), into: &out)
+        // `dir` and `conn` are plain strings (``ArchiveInterpreter/plainString(_:_:)``):
+        // copied with their quotes, as written.
+        let ok = encoder.tapRecord(time: f.time,
+                                   quotedDirection: UnsafeRawBufferPointer(rebasing: b[(f.dir.lowerBound - 1)..<(f.dir.upperBound + 1)]),
+                                   quotedConnection: UnsafeRawBufferPointer(rebasing: b[(f.conn.lowerBound - 1)..<(f.conn.upperBound + 1)]),
+                                   payload: p, encoding: f.accepted ? .message : ArchivePayloadEncoding.preferred(for: p), into: &out)
         if ok { out.append(0x0A) }
     }
 

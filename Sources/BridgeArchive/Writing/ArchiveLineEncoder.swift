@@ -48,31 +48,56 @@ struct ArchiveLineEncoder {
                 payload p: UnsafeRawBufferPointer, encoding preferred: ArchivePayloadEncoding, into out: inout [UInt8]) -> Bool {
         let mark = out.count
         if let seq {
-            out.append(contentsOf: #"{"seq":"#.utf8)
+            Self.append(#"{"seq":"#, into: &out)
             Self.appendDecimal(Int64(seq), into: &out)
-            out.append(contentsOf: #","t":"#.utf8)
+            Self.append(#","t":"#, into: &out)
         } else {
-            out.append(contentsOf: #"{"t":"#.utf8)
+            Self.append(#"{"t":"#, into: &out)
         }
         Self.appendDecimal(time, into: &out)
-        out.append(contentsOf: #","dir":"#.utf8)
+        Self.append(#","dir":"#, into: &out)
         JSONWriter.writeString(direction.rawValue, into: &out)
-        out.append(contentsOf: #","conn":"#.utf8)
+        Self.append(#","conn":"#, into: &out)
         if let encodedConnection {
             out.append(contentsOf: encodedConnection)
         } else {
             JSONWriter.writeString(connection, into: &out)
         }
+        return payload(p, encoding: preferred, mark: mark, into: &out)
+    }
+
+    /// The tap-log line of a plain archive record line (``ArchiveReader/PlainLine``), from
+    /// its parts as they are in that line: `quotedDirection` and `quotedConnection` are
+    /// the JSON strings with their quotes, plain (printable ASCII, no escape), so they are
+    /// what ``JSONWriter/writeString(_:into:)`` would write for their contents, and no
+    /// `String` is made. The same bytes as ``record(seq:time:direction:connection:encodedConnection:payload:encoding:into:)``
+    /// with `seq` nil (held by the export tests).
+    func tapRecord(time: Int64, quotedDirection: UnsafeRawBufferPointer, quotedConnection: UnsafeRawBufferPointer,
+                   payload p: UnsafeRawBufferPointer, encoding preferred: ArchivePayloadEncoding, into out: inout [UInt8]) -> Bool {
+        let mark = out.count
+        Self.append(#"{"t":"#, into: &out)
+        Self.appendDecimal(time, into: &out)
+        Self.append(#","dir":"#, into: &out)
+        out.append(contentsOf: quotedDirection)
+        Self.append(#","conn":"#, into: &out)
+        out.append(contentsOf: quotedConnection)
+        return payload(p, encoding: preferred, mark: mark, into: &out)
+    }
+
+    /// The payload member and the closing brace of a record line begun at `mark`;
+    /// `false` (and `out` back at `mark`) when no form fits ``maxLineBytes``.
+    private func payload(_ p: UnsafeRawBufferPointer, encoding preferred: ArchivePayloadEncoding, mark: Int,
+                         into out: inout [UInt8]) -> Bool {
         let prefixEnd = out.count
         let budget = maxLineBytes - (prefixEnd - mark) - 2
         let ok: Bool = {
             var encoding = preferred
             if encoding == .message && p.count > budget { encoding = .base64 }
             if encoding == .message {
-                out.append(contentsOf: #","msg":"#.utf8)
+                Self.append(#","msg":"#, into: &out)
                 out.append(contentsOf: p)
             } else if encoding == .text {
-                out.append(contentsOf: #","text":"#.utf8)
+                Self.append(#","text":"#, into: &out)
                 appendEscaped(p, into: &out)
                 if out.count - mark > maxLineBytes - 1 {
                     out.removeSubrange(prefixEnd...)
@@ -81,7 +106,7 @@ struct ArchiveLineEncoder {
             }
             if encoding == .base64 {
                 guard Base64.encodedLength(p.count) + 10 <= budget else { return false }
-                out.append(contentsOf: #","b64":""#.utf8)
+                Self.append(#","b64":""#, into: &out)
                 Base64.encode(p, into: &out)
                 out.append(UInt8(ascii: "\""))
             }
@@ -173,6 +198,13 @@ struct ArchiveLineEncoder {
             }
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[k...]))
         }
+    }
+
+    /// Appends a literal's bytes with one copy (appending a `String`'s `utf8` view
+    /// goes through its generic path: 3% of `export --jsonl` on small messages).
+    @inline(__always)
+    static func append(_ literal: StaticString, into out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     /// "00" "01" ... "99" as bytes.
