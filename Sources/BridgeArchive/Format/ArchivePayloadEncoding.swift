@@ -32,7 +32,12 @@ public struct ArchivePayloadEncoding: RawRepresentable, Sendable, Hashable, Cust
 
     /// The encoding the writer uses for `bytes`.
     public static func preferred(for bytes: UnsafeRawBufferPointer) -> ArchivePayloadEncoding {
-        if isVerbatimJSON(bytes) { return .message }
+        preferred(for: bytes, inLine: false)
+    }
+
+    /// ``preferred(for:)`` of bytes that are part of one line already (no LF among them).
+    static func preferred(for bytes: UnsafeRawBufferPointer, inLine: Bool) -> ArchivePayloadEncoding {
+        if isVerbatimJSON(bytes, inLine: inLine) { return .message }
         if isValidUTF8(bytes) { return .text }
         return .base64
     }

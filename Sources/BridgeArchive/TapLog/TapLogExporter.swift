@@ -51,7 +51,7 @@ public struct TapLogExporter: ArchiveExporter {
         let ok = encoder.tapRecord(time: f.time,
                                    quotedDirection: UnsafeRawBufferPointer(rebasing: b[(f.dir.lowerBound - 1)..<(f.dir.upperBound + 1)]),
                                    quotedConnection: UnsafeRawBufferPointer(rebasing: b[(f.conn.lowerBound - 1)..<(f.conn.upperBound + 1)]),
-                                   payload: p, encoding: f.accepted ? .message : ArchivePayloadEncoding.preferred(for: p), into: &out)
+                                   payload: p, encoding: f.accepted ? .message : ArchivePayloadEncoding.preferred(for: p, inLine: true), into: &out)
         if ok { out.append(0x0A) }
     }
 
