@@ -41,7 +41,11 @@ struct RecentIDs {
     init(capacity: Int) { self.capacity = Swift.min(Swift.max(1, capacity), Self.maxCapacity) }
 
     /// The action of the request `id` answered, if it is remembered.
-    func action(of id: String) -> String? {
+    ///
+    /// `mutating` though it changes nothing: the closure then borrows `self` in place; a
+    /// non-mutating one copied it (retaining the arena, the buckets and the action
+    /// table) on every call, once per request.
+    mutating func action(of id: String) -> String? {
         Key.with(id) { key in
             guard let record = find(key, hash: Self.hash(key)).record else { return nil }
             return actions.name(actionNumber(at: record))

@@ -21,11 +21,12 @@ struct RequestData {
 
     var storage: Storage
 
-    /// The data of a message.
-    init(_ m: MessageFacts) {
-        if let raw = m.rawData {
+    /// The data of a message (``MessageFacts/rawData`` or ``MessageFacts/decodedData``):
+    /// the two fields, not the facts, which a call would copy whole.
+    init(rawData: ArraySlice<UInt8>?, decodedData: JSONObject?) {
+        if let raw = rawData {
             storage = .raw(ArraySlice(Array(raw)))
-        } else if let decoded = m.decodedData {
+        } else if let decoded = decodedData {
             storage = .decoded(decoded)
         } else {
             storage = .none

@@ -5,7 +5,25 @@ import BridgeProtocol
 /// not decode, from what could be read of it.
 struct MessageFacts {
     var type: MessageType?
-    var id: String?
+    /// `correlationId` (clipped to `maxIdentifierBytes`): made from ``rawID`` on each use
+    /// when the scanner read the message, so an event, whose id is seldom read, makes no
+    /// `String` (59% of a field session's messages; a UUID id is a heap allocation).
+    var id: String? {
+        get {
+            guard let rawID else { return decodedID }
+            return SessionAnalyzer.clip(String(decoding: rawID, as: UTF8.self), to: idLimit)
+        }
+        set {
+            decodedID = newValue
+            rawID = nil
+        }
+    }
+    /// The id as decoded (slow path), or as set.
+    var decodedID: String?
+    /// The id's bytes between its quotes (fast path: valid UTF-8 without escapes).
+    var rawID: ArraySlice<UInt8>?
+    /// The longest id kept, in bytes (``AnalyzerLimits/maxIdentifierBytes``).
+    var idLimit = Int.max
     var action: String?
     var status: Status?
     /// `payload.error.code` and `.recoverable`, when the error object is complete.
@@ -56,12 +74,14 @@ extension SessionAnalyzer {
     /// `scanned`: the scanner's answer for these bytes, when the caller has it already.
     mutating func message(time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>, record: Int,
                           scanned: ScannedEnvelope? = nil) {
-        var facts: MessageFacts
+        // A `let`: the closure below then captures it by value, and passes it on without
+        // a copy (a captured `var` was copied, eight references retained, per call).
+        let facts: MessageFacts
         if let s = scanned ?? (usesEnvelopeScanner ? bytes.withUnsafeBytes({ scanner.scan($0, direction: direction) }) : nil) {
             // The plain case: the decoder would find nothing; read only what the rules use.
             let base = bytes.startIndex
-            let id = String(decoding: bytes[(base + s.correlationId.lowerBound)..<(base + s.correlationId.upperBound)], as: UTF8.self)
-            facts = MessageFacts(type: s.type, id: clip(id), action: clip(s.action), status: s.status,
+            facts = MessageFacts(type: s.type, rawID: bytes[(base + s.correlationId.lowerBound)..<(base + s.correlationId.upperBound)],
+                                 idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action), status: s.status,
                                  errorCode: s.errorCode, errorRecoverable: s.errorRecoverable,
                                  rawData: s.data.map { bytes[(base + $0.lowerBound)..<(base + $0.upperBound)] },
                                  timestamp: s.timestamp, time: time, record: record, direction: direction)
@@ -73,15 +93,13 @@ extension SessionAnalyzer {
             c.lastTime = Swift.max(c.lastTime, time)
             if direction == .webToHost { c.webMessages += 1 } else if direction == .hostToWeb { c.hostMessages += 1 }
             a.checkTimestamp(&c, facts)
-            if let id = facts.id {
-                switch facts.type {
-                case .request? where direction == .webToHost: a.request(&c, id: id, facts)
-                case .response? where direction == .hostToWeb: a.response(&c, id: id, facts)
-                case .event?: a.event(&c, facts)
-                default: break  // wrong direction or unknown type: the decoder reported it
-                }
-            } else if facts.type == .event {
-                a.event(&c, facts)
+            // An event is read with or without an id; a request or response needs one (and
+            // makes its `String` once here).
+            switch facts.type {
+            case .request? where direction == .webToHost: if let id = facts.id { a.request(&c, id: id, facts) }
+            case .response? where direction == .hostToWeb: if let id = facts.id { a.response(&c, id: id, facts) }
+            case .event?: a.event(&c, facts)
+            default: break  // wrong direction or unknown type: the decoder reported it
             }
         }
     }
@@ -92,7 +110,7 @@ extension SessionAnalyzer {
         let result = bytes.withUnsafeBytes { decoder.decode($0, direction: direction) }
         let env = result.envelope
         var facts = MessageFacts(type: env?.type ?? result.partial.type,
-                                 id: (env?.correlationId ?? result.partial.correlationId).map(clip),
+                                 decodedID: (env?.correlationId ?? result.partial.correlationId).map(clip),
                                  action: (env?.payload.action.rawValue ?? result.partial.action).map(clip),
                                  status: env?.payload.status ?? result.partial.status,
                                  errorCode: env?.payload.error?.code, errorRecoverable: env?.payload.error?.recoverable,
@@ -166,7 +184,7 @@ extension SessionAnalyzer {
         if !c.lastFatal.isEmpty, let fatal = c.lastFatal.removeValue(forKey: action) {
             flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
         }
-        let dataKey = RequestData(m)
+        let dataKey = RequestData(rawData: m.rawData, decodedData: m.decodedData)
         if let s = c.lastSuccess.removeValue(forKey: action), m.time - s.sent >= configuration.timeouts.nanoseconds(for: action),
            s.dataKey.same(as: dataKey) {
             flag(.responseNotConsumed,

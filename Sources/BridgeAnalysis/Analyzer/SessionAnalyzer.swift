@@ -159,7 +159,11 @@ public struct SessionAnalyzer: Sendable {
 
     /// Cuts an identifier read from the wire to the configured length.
     func clip(_ s: String) -> String {
-        let max = configuration.limits.maxIdentifierBytes
+        Self.clip(s, to: configuration.limits.maxIdentifierBytes)
+    }
+
+    /// `s` cut to `max` bytes (and "…" added) when longer.
+    static func clip(_ s: String, to max: Int) -> String {
         guard s.utf8.count > max else { return s }
         return String(decoding: s.utf8.prefix(max), as: UTF8.self) + "…"
     }
