@@ -5,32 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// What ``EnvelopeScanner`` read of a message that ``EnvelopeDecoder`` would decode with
-/// no finding: the fields the analyzer's rules use, as values or as byte ranges into the
-/// scanned bytes.
-public struct ScannedEnvelope: Sendable, Hashable {
-    /// `type` (one of ``MessageType/known``).
-    public var type: MessageType
-    /// `correlationId`'s bytes between the quotes (no escapes, not empty).
-    public var correlationId: Range<Int>
-    /// `payload.action`, well formed (the same `String` for every message of a scanner
-    /// with that action, while it holds at most ``EnvelopeScanner/maxInternedActions``).
-    public var action: String
-    /// Where `payload.action`'s bytes are (between its quotes), to read it again
-    /// (``EnvelopeScanner/reintern(_:in:)``).
-    public var actionBytes: Range<Int> = 0..<0
-    /// `timestamp`, epoch milliseconds (at least 10^11: not seconds).
-    public var timestamp: Int64
-    /// `payload.status` (a known status; responses only).
-    public var status: Status?
-    /// `payload.error.code` (a known code; non-success responses only).
-    public var errorCode: ErrorCode?
-    /// `payload.error.recoverable`.
-    public var errorRecoverable: Bool?
-    /// The bytes of the `payload.data` object (nil when absent or `null`).
-    public var data: Range<Int>?
-}
-
 /// The analyzer's fast path to an envelope: one strict pass (``JSONMemberScanner``:
 /// the parser's exact acceptance, duplicate keys checked) that finds the envelope's
 /// members, then reads only the fields the session rules use. No `JSONValue` is built.
@@ -95,7 +69,7 @@ public struct EnvelopeScanner: Sendable {
                 return nil
             }
         }
-        guard version, let id, let type, let timestamp, payload >= 0 else { return nil }
+        guard version, let id, let type, let timestamp, payload >= 0, b.count < Int(UInt32.max) else { return nil }
         if type == .request && direction == .hostToWeb || type == .response && direction == .webToHost { return nil }
         var out = ScannedEnvelope(type: type, correlationId: id, action: "", timestamp: timestamp)
         guard readPayload(b, spans, payload, into: &out) else { return nil }
