@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One member of an object as ``JSONMemberScanner`` found it: byte ranges into the
 /// scanned input, nothing decoded.
 public struct JSONMemberSpan: Sendable, Hashable {
@@ -86,5 +92,21 @@ public struct JSONMemberScanner: Sendable {
 
     mutating func setValue(_ index: Int, _ range: Range<Int>) {
         members[index].value = range
+    }
+
+    /// Adds the raw key `key` of `b` to the keys of the object whose keys start at
+    /// `from`: false when it is already among them (keys without escapes: their bytes
+    /// are their decoded UTF-8). A mutating method: the list is read in place, where
+    /// passing it from the scan retained and released it per key.
+    mutating func addKey(_ key: Range<Int>, of b: UnsafeRawBufferPointer, from: Int) -> Bool {
+        let base = b.baseAddress!
+        var k = from
+        while k < keys.count {
+            let other = keys[k]
+            if other.count == key.count && memcmp(base + other.lowerBound, base + key.lowerBound, key.count) == 0 { return false }
+            k += 1
+        }
+        keys.append(key)
+        return true
     }
 }

@@ -75,8 +75,7 @@ extension ParserState {
             let key = (i + 1)..<end
             i = end + 1
             guard count < JSONMemberScanner.maxCheckedMembers else { throw Self.notScanned }
-            if Self.isDuplicate(b, key, among: s.keys, from: keyBase) { throw Self.notScanned }
-            s.keys.append(key)
+            guard s.addKey(key, of: b, from: keyBase) else { throw Self.notScanned }
             skipWhitespace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Self.notScanned }
             i += 1
@@ -102,18 +101,5 @@ extension ParserState {
             }
             throw Self.notScanned
         }
-    }
-
-    /// Whether the raw key `key` equals one of `keys[from...]` byte for byte (keys
-    /// without escapes: their bytes are their decoded UTF-8). Static, as the string scan
-    /// (``scanPlainString(quote:)``): no copy of `self` per object.
-    @inline(__always)
-    static func isDuplicate(_ b: UnsafeRawBufferPointer, _ key: Range<Int>, among keys: [Range<Int>], from: Int) -> Bool {
-        guard from < keys.count else { return false }
-        let base = b.baseAddress!
-        for k in keys[from...] where k.count == key.count {
-            if memcmp(base + k.lowerBound, base + key.lowerBound, key.count) == 0 { return true }
-        }
-        return false
     }
 }
