@@ -36,6 +36,9 @@ public struct SessionAnalyzer: Sendable {
     var latency: LatencyRecorder
     var summary = SessionSummary()
     var finished: AnalysisReport?
+    /// Whether ``finished`` is set: tested per message, where `finished == nil` copied
+    /// the whole optional report out (a 152-byte memcpy per message).
+    var isFinished = false
 
     /// Creates an analyzer for one session.
     public init(source: String = "", configuration: AnalyzerConfiguration = AnalyzerConfiguration(),
@@ -56,7 +59,7 @@ public struct SessionAnalyzer: Sendable {
     /// ``feed(_:)`` for a message whose envelope the caller has scanned already
     /// (``EnvelopeScanner``, with this analyzer's direction rules).
     mutating func feed(_ event: AnalysisEvent, scanned: ScannedEnvelope?) {
-        guard finished == nil else { return }
+        guard !isFinished else { return }
         summary.records += 1
         let t = event.time
         if summary.firstTime == nil || t < summary.firstTime! { summary.firstTime = t }
@@ -76,6 +79,19 @@ public struct SessionAnalyzer: Sendable {
     /// checked as a whole (`host-silent`, `missing-host-ready`, `journey-incomplete`),
     /// and the report is assembled.
     /// Calling it again returns the same report; feeding after it is ignored.
+    /// ``feed(_:scanned:)`` of `.message(seq:time:direction:connection:bytes:record:)`
+    /// with `record` = `seq` (an archive record), without the event.
+    mutating func message(seq: Int, time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>,
+                          scanned: ScannedEnvelope?) {
+        guard !isFinished else { return }
+        summary.records += 1
+        if summary.firstTime == nil || time < summary.firstTime! { summary.firstTime = time }
+        if summary.lastTime == nil || time > summary.lastTime! { summary.lastTime = time }
+        summary.messages += 1
+        summary.bytes += Int64(bytes.count)
+        message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: seq, scanned: scanned)
+    }
+
     public mutating func finish() -> AnalysisReport {
         if let finished { return finished }
         let end = summary.lastTime ?? 0
@@ -105,6 +121,7 @@ public struct SessionAnalyzer: Sendable {
         let report = AnalysisReport(source: source, summary: summary, findings: ordered, ruleCounts: counts,
                                     latency: latency.report(), connections: reports, timeouts: configuration.timeouts)
         finished = report
+        isFinished = true
         return report
     }
 

@@ -196,8 +196,8 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 next += 1
                 if reintern { bytes.withUnsafeBytes { analyzer.scanner.reintern(&scanned!, in: $0) } }
             }
-            analyzer.feed(.message(seq: f.seq, time: f.time, direction: direction, connection: connection, bytes: bytes, record: f.seq),
-                          scanned: scanned)
+            // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart again.
+            analyzer.message(seq: f.seq, time: f.time, direction: direction, connection: connection, bytes: bytes, scanned: scanned)
             lastTime = f.time
         }
     }
