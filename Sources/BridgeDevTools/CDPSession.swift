@@ -80,7 +80,7 @@ public struct CDPSession: Sendable {
     /// Connections currently open (for the stop).
     public internal(set) var openConnections: [String: String] = [:] // conn -> url
     /// Distinct connections opened so far.
-    internal(set) var connectionsOpened = 0
+    var connectionsOpened = 0
 
     /// Creates a session. `tapSource` is the tap file's text (tools/taps/js/bridge-tap.js).
     public init(tapSource: String, bindingName: String, targetFilter: String? = nil) {

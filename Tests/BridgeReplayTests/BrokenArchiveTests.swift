@@ -24,7 +24,7 @@ struct BrokenArchiveTests {
         for fraction in stride(from: 0.15, to: 1.0, by: 0.07) {
             let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
             let cutPath = temporaryDirectory() + "/cut.bsz"
-            FileManager.default.createFile(atPath: cutPath, contents: Data(cut))
+            #expect(FileManager.default.createFile(atPath: cutPath, contents: Data(cut)))
             guard let session = try? ReplaySession.load(path: cutPath, logger: quiet) else { continue } // header lost
             #expect(!session.archiveFindings.isEmpty, "cut at \(cut.count) of \(bytes.count) bytes")
             cutsWithFindings += 1
@@ -48,7 +48,7 @@ struct BrokenArchiveTests {
         // Drop the trailer's frame: the archive ends unfinished.
         let bytes = [UInt8](FileManager.default.contents(atPath: path)!)
         let trailerFrame = lastFrameStart(bytes)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes[..<trailerFrame]))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes[..<trailerFrame])))
         let loaded = try ReplaySession.load(path: path, logger: quiet)
         #expect(loaded.archiveFindings.contains { $0.contains("missing-trailer") })
         let report = await replay(loaded, ReplayOptions(target: .inproc(scenario: nil)))
@@ -64,7 +64,7 @@ struct BrokenArchiveTests {
         let starts = frameStarts(bytes)
         let victim = starts[starts.count / 2]
         for i in (victim + 6)..<min(victim + 14, damaged.count) { damaged[i] ^= 0x5A }
-        FileManager.default.createFile(atPath: path, contents: Data(damaged))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(damaged)))
         let session = try ReplaySession.load(path: path, logger: quiet)
         #expect(!session.archiveFindings.isEmpty)
         #expect(session.connections.first?.isCut == true)
@@ -119,7 +119,7 @@ struct BrokenArchiveTests {
 
     @Test func aFileThatIsNotAnArchiveIsAClearError() throws {
         let path = temporaryDirectory() + "/x.bsz"
-        FileManager.default.createFile(atPath: path, contents: Data("{\"t\":1}\n".utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("{\"t\":1}\n".utf8)))
         for p in [path, "/nonexistent/x.bsz"] {
             do {
                 _ = try ReplaySession.load(path: p, logger: quiet)

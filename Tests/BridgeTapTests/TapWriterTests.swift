@@ -131,7 +131,7 @@ struct TapWriterTests {
 
     @Test func anUnwritableDirectoryIsReportedNotThrownNorBlocking() {
         let file = NSTemporaryDirectory() + "tap-file-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         let errors = ErrorBox()
         var configuration = TapConfiguration(directory: file + "/sub")
         configuration.writeIntervalMilliseconds = 10

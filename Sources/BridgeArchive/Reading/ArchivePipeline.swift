@@ -1,7 +1,7 @@
 /// What reads an archive on ``ArchivePipeline``'s thread: the reader and whatever the
 /// consumer does per message that needs no order (a check, a scan), handing runs of
 /// plain lines to `plain` with what it worked out for them (`Extra`).
-package protocol ArchivePipelineSource: AnyObject {
+package protocol ArchivePipelineSource: AnyObject, SendableMetatype {
     /// What goes with a run of plain lines.
     associatedtype Extra
     /// The next reading (nil at the end); runs of plain lines met before it go to `plain`

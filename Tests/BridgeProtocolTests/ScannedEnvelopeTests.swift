@@ -1,0 +1,53 @@
+import BridgeProtocol
+import Testing
+
+/// ``ScannedEnvelope`` keeps its fields compactly (indices among the known values,
+/// 32-bit offsets): every known value reads back as scanned.
+struct ScannedEnvelopeTests {
+    static func response(status: String, error: String = "") -> [UInt8] {
+        Array(#"{"version":"1.0","correlationId":"r-1","type":"response","timestamp":1700000000000,"payload":{"action":"camera.document.capture","status":"\#(status)"\#(error),"data":{"n":1}}}"#.utf8)
+    }
+
+    static func scan(_ bytes: [UInt8], _ direction: Direction = .hostToWeb) -> ScannedEnvelope? {
+        var scanner = EnvelopeScanner()
+        return bytes.withUnsafeBytes { scanner.scan($0, direction: direction) }
+    }
+
+    @Test func everyKnownStatusAndErrorCodeReadsBackAsScanned() throws {
+        for status in Status.known where status != .error && status != .unsupported {
+            let s = try #require(Self.scan(Self.response(status: status.rawValue)), "\(status)")
+            #expect(s.type == .response && s.status == status && s.errorCode == nil && s.errorRecoverable == nil)
+            #expect(s.action == "camera.document.capture")
+        }
+        for code in ErrorCode.known {
+            for recoverable in [true, false] {
+                let error = #","error":{"code":"\#(code.rawValue)","message":"m","recoverable":\#(recoverable)}"#
+                let bytes = Self.response(status: "error", error: error)
+                let s = try #require(Self.scan(bytes), "\(code)")
+                #expect(s.status == .error && s.errorCode == code && s.errorRecoverable == recoverable)
+                #expect(String(decoding: bytes[s.correlationId], as: UTF8.self) == "r-1")
+                let data = try #require(s.data)
+                #expect(String(decoding: bytes[data], as: UTF8.self) == #"{"n":1}"#)
+                #expect(String(decoding: bytes[s.actionBytes], as: UTF8.self) == "camera.document.capture")
+            }
+        }
+    }
+
+    @Test func everyTypeReadsBackAndSettersKeepTheOtherFields() throws {
+        let request = Array(#"{"version":"1.0","correlationId":"q","type":"request","timestamp":1700000000000,"payload":{"action":"capability.query"}}"#.utf8)
+        var s = try #require(Self.scan(request, .webToHost))
+        #expect(s.type == .request && s.status == nil && s.data == nil && s.timestamp == 1_700_000_000_000)
+        for type in MessageType.known {
+            s.type = type
+            #expect(s.type == type)
+        }
+        s.status = .acknowledged
+        s.errorCode = nil
+        s.errorRecoverable = false
+        s.data = 3..<9
+        #expect(s.status == .acknowledged && s.errorCode == nil && s.errorRecoverable == false && s.data == 3..<9)
+        s.data = nil
+        s.errorRecoverable = nil
+        #expect(s.data == nil && s.errorRecoverable == nil && s.correlationId == 34..<35)
+    }
+}
