@@ -231,7 +231,9 @@ struct PlainRecordTests {
     }
 
     /// `plainInteger` (18 digits unchecked, a 19th checked) against `Int64(_:)` on the
-    /// edges and on random lexemes of 1 to 20 digits, signed and not.
+    /// edges and on random lexemes of 1 to 20 digits, signed and not; and its one-pass
+    /// form (which finds the end too) against the walk and the range read, before every
+    /// kind of byte that can follow.
     @Test func plainIntegersReadAsInt64ReadsThem() {
         var rng = SeededRandom(seed: 0x1D)
         func next() -> UInt64 { rng.next() }
@@ -252,6 +254,21 @@ struct PlainRecordTests {
                 let digits = text.drop(while: { $0 == "-" })
                 if digits.count > 1, digits.hasPrefix("0") { expected = nil }  // -0 is a lexeme, 01 is not
                 #expect(mine == expected, "\(text) negative: \(negative)")
+                // The one-pass read with what follows it, against the walk and the read of
+                // the range it ends (how `plainFields` read `seq` and `t` before).
+                for tail in ["", ",", "}", "]", " ", "\t", "x", "0", "-", ".5", "e1", "\""] {
+                    let line = Array((text + tail).utf8)
+                    let onePass: Int64? = line.withUnsafeBytes { b in
+                        guard let (v, e) = ArchiveInterpreter.plainInteger(b, from: 0, negative: negative),
+                              e == b.count || RecordLineScanner.endsScalar(b[e]) else { return nil }
+                        return v
+                    }
+                    let walked: Int64? = line.withUnsafeBytes { b in
+                        guard let end = RecordLineScanner.valueEnd(b, 0, maxDepth: 64) else { return nil }
+                        return ArchiveInterpreter.plainInteger(b, 0..<end, negative: negative)
+                    }
+                    #expect(onePass == walked, "\(text + tail) negative: \(negative)")
+                }
             }
         }
     }

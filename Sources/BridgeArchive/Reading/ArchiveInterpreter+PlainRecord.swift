@@ -74,30 +74,41 @@ extension ArchiveInterpreter {
                 f.accepted = true
                 return f
             }
-            guard let end = RecordLineScanner.valueEnd(b, i, maxDepth: BridgeArchiveFormat.lineLimits.maxDepth) else { return nil }
-            let value = i..<end
+            let end: Int
             let bit: Int
-            if plainKey(b, key, "msg") {
-                bit = 1
-                f.msg = value
-            } else if plainKey(b, key, "seq") {
-                bit = 2
-                guard let v = plainInteger(b, value, negative: false) else { return nil }
-                f.seq = Int(v)
-            } else if plainKey(b, key, "t") {
-                bit = 4
-                guard let v = plainInteger(b, value, negative: true) else { return nil }
-                f.time = v
-            } else if plainKey(b, key, "dir") {
-                bit = 8
-                guard let s = plainString(b, value) else { return nil }
-                f.dir = s
-            } else if plainKey(b, key, "conn") {
-                bit = 16
-                guard let s = plainString(b, value) else { return nil }
-                f.conn = s
+            if plainKey(b, key, "seq") || plainKey(b, key, "t") {
+                // An integer is read in the pass that finds its end: the walk
+                // (``RecordLineScanner/valueEnd(_:_:maxDepth:)``) would stop where its
+                // digits do, at a delimiter, and any other byte there makes it no integer.
+                let isSeq = key.count == 3
+                guard let (v, e) = plainInteger(b, from: i, negative: !isSeq),
+                      e == b.count || RecordLineScanner.endsScalar(b[e]) else { return nil }
+                end = e
+                if isSeq {
+                    bit = 2
+                    f.seq = Int(v)
+                } else {
+                    bit = 4
+                    f.time = v
+                }
             } else {
-                return nil
+                guard let e = RecordLineScanner.valueEnd(b, i, maxDepth: BridgeArchiveFormat.lineLimits.maxDepth) else { return nil }
+                end = e
+                let value = i..<end
+                if plainKey(b, key, "msg") {
+                    bit = 1
+                    f.msg = value
+                } else if plainKey(b, key, "dir") {
+                    bit = 8
+                    guard let s = plainString(b, value) else { return nil }
+                    f.dir = s
+                } else if plainKey(b, key, "conn") {
+                    bit = 16
+                    guard let s = plainString(b, value) else { return nil }
+                    f.conn = s
+                } else {
+                    return nil
+                }
             }
             guard seen & bit == 0 else { return nil }
             seen |= bit
@@ -130,6 +141,38 @@ extension ArchiveInterpreter {
 
     static func plainKey(_ b: UnsafeRawBufferPointer, _ key: Range<Int>, _ name: StaticString) -> Bool {
         key.count == name.utf8CodeUnitCount && memcmp(b.baseAddress! + key.lowerBound, name.utf8Start, key.count) == 0
+    }
+
+    /// The integer lexeme starting at `start` (`-` only when `negative`, no leading zero,
+    /// at most 19 digits, fitting in Int64) and where its digits end; nil when there is
+    /// none. What ``plainInteger(_:_:negative:)`` answers for `start..<end`.
+    static func plainInteger(_ b: UnsafeRawBufferPointer, from start: Int, negative: Bool) -> (Int64, end: Int)? {
+        var k = start
+        let minus = negative && k < b.count && b[k] == UInt8(ascii: "-")
+        if minus { k += 1 }
+        let first = k
+        var v: Int64 = 0
+        // The first 18 digits cannot overflow (no check per digit); a 19th is checked.
+        let fast = Swift.min(b.count, first + 18)
+        while k < fast {
+            let d = b[k] &- 0x30
+            guard d <= 9 else { break }
+            v = v &* 10 &+ Int64(d)
+            k += 1
+        }
+        if minus { v = -v }
+        if k == first + 18, k < b.count, b[k] &- 0x30 <= 9 {
+            let d = b[k] &- 0x30
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (s, o2) = minus ? m.subtractingReportingOverflow(Int64(d)) : m.addingReportingOverflow(Int64(d))
+            guard !o1, !o2 else { return nil }
+            v = s
+            k += 1
+            if k < b.count, b[k] &- 0x30 <= 9 { return nil }  // a 20th digit
+        }
+        let digits = k - first
+        guard digits >= 1, !(digits > 1 && b[first] == UInt8(ascii: "0")) else { return nil }
+        return (v, k)
     }
 
     /// An integer lexeme (`-` only when `negative`, no leading zero) that fits in Int64.

@@ -59,6 +59,13 @@ package enum RecordLineScanner {
         c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
     }
 
+    /// Whether `c` ends a number or literal for ``valueEnd(_:_:maxDepth:)``: `,` `}` `]`,
+    /// a space or a tab.
+    @inline(__always)
+    static func endsScalar(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == 0x20 || c == 0x09
+    }
+
     @inline(__always)
     static func skipSpace(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int {
         var i = start
@@ -93,11 +100,7 @@ package enum RecordLineScanner {
             return containerEnd(b, start, maxDepth: maxDepth)
         default:
             var i = start
-            while i < b.count {
-                let c = b[i]
-                if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == 0x20 || c == 0x09 { break }
-                i += 1
-            }
+            while i < b.count, !endsScalar(b[i]) { i += 1 }
             return i > start ? i : nil
         }
     }
