@@ -138,10 +138,12 @@ struct ProxyTests {
     }
 }
 
-/// Whether the page saw the proxy's refusal: 1014, or (a known race, about one full run in
-/// four under load) no close frame at all when the refusal comes within a millisecond of
-/// the upgrade. The archive's `error` and `close` events, checked beside this, are the
-/// contract; the race is open (see the session notes).
+/// Whether the page saw the proxy's refusal: 1014, or no close frame at all. The second
+/// was a known race (about one full run in four under load) when the refusal came within
+/// a millisecond of the upgrade: the client dropped the close frame read with the 101
+/// and, now and then, never ended the page (`InputClosedLatch` fixes both;
+/// `ClientCloseRaceTests`). The tolerance stays until full runs show it unused. The
+/// archive's `error` and `close` events, checked beside this, are the contract.
 func pageSawRefusal(_ code: UInt16?) -> Bool {
     code == 1014 || code == nil
 }
