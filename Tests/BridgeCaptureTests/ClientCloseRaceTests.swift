@@ -52,10 +52,10 @@ struct ClientCloseRaceTests {
 
     @Test(arguments: Ending.allCases)
     func theStreamEndsWhenTheServerEndsRightBehindThe101(_ ending: Ending) async throws {
-        for _ in 0..<25 {
+        for _ in 0..<10 {
             let port = try Self.server(ending)
             let url = try #require(WebSocketURL("ws://127.0.0.1:\(port)/bridge"))
-            let code = try await bounded("the page (\(ending))", within: 20) {
+            let code = try await bounded("the page (\(ending))") {
                 try await WebSocketClient.withConnection(to: url, options: WebSocketClientOptions(deflate: false)) { session in
                     for await _ in session.messages {}
                     return session.closeCode?.rawValue

@@ -34,7 +34,7 @@ struct ProxyUpstreamWaitTests {
 
     private static func page(proxyPort: Int) async throws -> (code: UInt16?, seconds: Double) {
         let start = Date()
-        let code = try await bounded("the page", within: pageBound + 60) {
+        let code = try await bounded("the page") {
             try await WebSocketClient.withConnection(to: WebSocketURL("ws://127.0.0.1:\(proxyPort)/bridge")!) { session in
                 try? await session.send(ScriptedWebSide.request(1))
                 for await _ in session.messages {}
