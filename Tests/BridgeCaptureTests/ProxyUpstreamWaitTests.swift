@@ -47,8 +47,9 @@ struct ProxyUpstreamWaitTests {
     /// The page-side sanity bound, on the test's clock. The contract (told within 10 s)
     /// is checked on the proxy's clock; the page's view runs on the cooperative pool,
     /// which the suite's other tests starve on 2 cores: a clean clone's `make test` saw
-    /// 113 s here on 2026-11-26 while the proxy had told the page in time (60 s before).
-    static let pageBound: Double = 180
+    /// 113 s here on 2026-11-26 while the proxy had told the page in time (60 s before),
+    /// and these tests finishing after 170-180 s in later full runs (180 s before).
+    static let pageBound: Double = 600
 
     /// Seconds from the page's `open` to the `error` event that closed it, on the proxy's clock.
     static func proxySeconds(_ archive: RecordedExchange) -> Double? {
