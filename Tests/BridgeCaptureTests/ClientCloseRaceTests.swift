@@ -18,20 +18,8 @@ struct ClientCloseRaceTests {
         let listener = try LoopbackExchange.listen()
         Thread {
             defer { close(listener.fd) }
-            let conn = accept(listener.fd, nil, nil)
-            guard conn >= 0 else { return }
+            guard let (conn, head) = LoopbackExchange.acceptUpgrade(listener.fd) else { return }
             defer { close(conn) }
-            var request: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
-                let n = recv(conn, &chunk, chunk.count, 0)
-                if n <= 0 { return }
-                request += chunk[0..<n]
-            }
-            let key = String(decoding: request, as: UTF8.self).split(separator: "\r\n")
-                .first { $0.lowercased().hasPrefix("sec-websocket-key:") }.map { String($0.dropFirst(18)).trimmingCharacters(in: .whitespaces) } ?? ""
-            let head = Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: \(SHA1.webSocketAccept(key: key))\r\n\r\n").utf8)
             let closeFrame = WebSocketFrameHeader.encode(opcode: .close, payload: [0x03, 0xF6] + Array("upstream".utf8))
             switch ending {
             case .closeFrameAndFin:
@@ -45,7 +33,7 @@ struct ClientCloseRaceTests {
                 usleep(2_000)
                 shutdown(conn, Int32(SHUT_WR))
             }
-            while recv(conn, &chunk, chunk.count, 0) > 0 {}
+            LoopbackExchange.drain(conn)
         }.start()
         return listener.port
     }

@@ -101,6 +101,36 @@ enum LoopbackExchange {
         return sent
     }
 
+    /// Accepts one connection on `listener` and reads its request head: the socket (the
+    /// caller closes it) and the 101 response that accepts it (`Sec-WebSocket-Accept`
+    /// computed from the request's key, as NIO's client checks); nil when no head came.
+    static func acceptUpgrade(_ listener: Int32) -> (conn: Int32, switching: [UInt8])? {
+        let conn = accept(listener, nil, nil)
+        guard conn >= 0 else { return nil }
+        var request: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
+            let n = recv(conn, &chunk, chunk.count, 0)
+            if n <= 0 {
+                close(conn)
+                return nil
+            }
+            request += chunk[0..<n]
+        }
+        let key = String(decoding: request, as: UTF8.self).split(separator: "\r\n")
+            .first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+            .map { String($0.dropFirst(18)).trimmingCharacters(in: .whitespaces) } ?? ""
+        let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: \(SHA1.webSocketAccept(key: key))\r\n\r\n"
+        return (conn, Array(head.utf8))
+    }
+
+    /// Reads and drops what comes on `conn` until the peer closes it.
+    static func drain(_ conn: Int32) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while recv(conn, &chunk, chunk.count, 0) > 0 {}
+    }
+
     static func readHead(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
         let end: [UInt8] = [13, 10, 13, 10]
         while true {

@@ -42,24 +42,10 @@ struct ProxyTests {
         defer { close(listener.fd) }
         let first = Array(#"{"version":"1.0","correlationId":"e1","type":"event","timestamp":1,"payload":{"action":"host.ready"}}"#.utf8)
         let server = Thread {
-            let conn = accept(listener.fd, nil, nil)
-            guard conn >= 0 else { return }
+            guard let (conn, switching) = LoopbackExchange.acceptUpgrade(listener.fd) else { return }
             defer { close(conn) }
-            // Read the request head and answer with the accept value NIO's client checks.
-            var request: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
-                let n = recv(conn, &chunk, chunk.count, 0)
-                if n <= 0 { return }
-                request += chunk[0..<n]
-            }
-            let key = String(decoding: request, as: UTF8.self).split(separator: "\r\n")
-                .first { $0.lowercased().hasPrefix("sec-websocket-key:") }.map { String($0.dropFirst(18)).trimmingCharacters(in: .whitespaces) } ?? ""
-            let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: \(SHA1.webSocketAccept(key: key))\r\n\r\n"
-            LoopbackExchange.sendAll(conn, Array(head.utf8) + WebSocketFrameHeader.encode(opcode: .text, payload: first))
-            var sink = [UInt8](repeating: 0, count: 4096)
-            while recv(conn, &sink, sink.count, 0) > 0 {}
+            LoopbackExchange.sendAll(conn, switching + WebSocketFrameHeader.encode(opcode: .text, payload: first))
+            LoopbackExchange.drain(conn)
         }
         server.start()
         let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(

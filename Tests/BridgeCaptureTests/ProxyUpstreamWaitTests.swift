@@ -15,18 +15,10 @@ struct ProxyUpstreamWaitTests {
         let listener = try LoopbackExchange.listen()
         let fd = listener.fd
         let server = Thread {
-            let conn = accept(fd, nil, nil)
-            guard conn >= 0 else { return }
+            guard let (conn, _) = LoopbackExchange.acceptUpgrade(fd) else { return }
             defer { close(conn) }
-            var request: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
-                let n = recv(conn, &chunk, chunk.count, 0)
-                if n <= 0 { return }
-                request += chunk[0..<n]
-            }
             if let answer { LoopbackExchange.sendAll(conn, Array(answer.utf8)) }
-            while recv(conn, &chunk, chunk.count, 0) > 0 {}
+            LoopbackExchange.drain(conn)
         }
         server.start()
         return (listener.port, { shutdown(fd, Int32(SHUT_RDWR)); close(fd) })
