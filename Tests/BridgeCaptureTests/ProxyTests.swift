@@ -74,6 +74,45 @@ struct ProxyTests {
         #expect(try RecordedExchange(archive: path).hostToWeb == [first])
     }
 
+    @Test func anUpstreamThatEndsRightBehindItsUpgradeClosesThePage() async throws {
+        // The upstream's 101, a message, a close frame and its FIN in one write: the FIN
+        // closed the upstream channel before the upstream handler existed, and the page
+        // waited forever (10 of 10 runs before the fix in ProxyUpstreamHandler.handlerAdded).
+        let first = Array(#"{"version":"1.0","correlationId":"e1","type":"event","timestamp":1,"payload":{"action":"host.ready"}}"#.utf8)
+        for _ in 0..<5 {
+            let listener = try LoopbackExchange.listen()
+            Thread {
+                defer { close(listener.fd) }
+                guard let (conn, switching) = LoopbackExchange.acceptUpgrade(listener.fd) else { return }
+                defer { close(conn) }
+                let closeFrame = WebSocketFrameHeader.encode(opcode: .close, payload: [0x03, 0xE8])
+                LoopbackExchange.sendAll(conn, switching + WebSocketFrameHeader.encode(opcode: .text, payload: first) + closeFrame)
+                shutdown(conn, Int32(SHUT_WR))
+                LoopbackExchange.drain(conn)
+            }.start()
+            let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(
+                listenPort: 0, upstream: WebSocketURL("ws://127.0.0.1:\(listener.port)/bridge")!, deflate: false))
+            let path = temporaryPath("proxy-fin.bsz")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let recording = BackgroundRecording(proxy, path: path)
+            let page = WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!
+            let code = try await bounded("the page") {
+                try await WebSocketClient.withConnection(to: page) { session in
+                    for await _ in session.messages {}
+                    return session.closeCode?.rawValue
+                }
+            }
+            #expect(code == 1000 || code == 1014 || code == nil, "\(code.map(String.init) ?? "nil")")
+            #expect(await recording.finish())
+            let archive = try RecordedExchange(archive: path)
+            #expect(archive.events(.open).count == 1 && archive.events(.close).count == 1)
+            withKnownIssue("the message that came with the 101 and the FIN is not relayed nor recorded (see session 9's note)",
+                           isIntermittent: true) {
+                #expect(archive.hostToWeb == [first])
+            }
+        }
+    }
+
     @Test func countStopsTheRecordingAndDurationToo() async throws {
         let host = try await ReferenceHost()
         let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(listenPort: 0, upstream: host.url, maxMessages: 5))
