@@ -40,11 +40,20 @@ enum ProxyUpstream {
         if let origin { headers.add(name: "Origin", value: origin) }
         headers.add(name: "Content-Length", value: "0")
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.path, headers: headers)
+        // The upstream's FIN arrives as `inputClosed` (remote half-closure), held back by
+        // the latch while the upgrade runs: what came with the 101 reaches the handler
+        // first (an upstream that sent its 101, a message, a close frame and its FIN in one
+        // read lost the message, and the page waited forever).
+        let latch = NIOLoopBoundBox<InputClosedLatch?>(nil, eventLoop: eventLoop)
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.allowRemoteHalfClosure, value: true)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let first = InputClosedLatch(closesOnEarlyEnd: true)
+                    try channel.pipeline.syncOperations.addHandler(first, position: .first)
+                    latch.value = first
                     let requester = UpgradeRequester(head: head, deflate: deflate) { status in
                         outcome.value.finish(.success(.refused("answered HTTP \(status) instead of upgrading (wrong path, or the page's Origin is not allowed there)")))
                     }
@@ -93,7 +102,10 @@ enum ProxyUpstream {
                 }
             }
         }
-        outcome.value.onFinish = { deadline.cancel() }
+        outcome.value.onFinish = {
+            deadline.cancel()
+            if let first = latch.value, let channel = connection.value { first.release(channel) }
+        }
     }
 
     /// Calls its closure once.

@@ -65,7 +65,11 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
     private struct Evict: Sendable {}
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is Evict {
+        if case ChannelEvent.inputClosed = event {
+            // The upstream's FIN (remote half-closure): it has said all it will.
+            report(closeCode, "upstream closed")
+            context.close(promise: nil)
+        } else if event is Evict {
             close(.tryAgainLater, reason: "proxy memory budget needed elsewhere (\(account?.held ?? 0) bytes held toward the upstream)")
         } else {
             context.fireUserInboundEventTriggered(event)

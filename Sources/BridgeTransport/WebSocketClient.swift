@@ -182,16 +182,25 @@ public enum WebSocketClient {
 /// refusal, is then under way) a FIN waits for ``release(_:)``, which the end of the
 /// upgrade calls. A FIN before a complete head goes on at once: the HTTP decoder fails
 /// the upgrade with it, as before.
-final class InputClosedLatch: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
+package final class InputClosedLatch: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
 
+    /// Whether a FIN before a complete head also closes the channel (the recording
+    /// proxy's upstream: its pipeline does not end the upgrade on a half-closure).
+    private let closesOnEarlyEnd: Bool
     private var headComplete = false
     /// The last three bytes read while looking for the end of the head.
     private var tail: [UInt8] = []
     private var held = false
     private var released = false
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    /// A latch; with `closesOnEarlyEnd`, a FIN before a complete response head closes the
+    /// channel too.
+    package init(closesOnEarlyEnd: Bool = false) {
+        self.closesOnEarlyEnd = closesOnEarlyEnd
+    }
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if !headComplete {
             // CR LF CR LF ends the head; it may straddle two reads.
             let seen = tail + Self.unwrapInboundIn(data).readableBytesView
@@ -205,10 +214,17 @@ final class InputClosedLatch: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event, headComplete, !released {
-            held = true
-            return
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event, !released {
+            if headComplete {
+                held = true
+                return
+            }
+            if closesOnEarlyEnd {
+                context.fireUserInboundEventTriggered(event)
+                context.close(promise: nil)
+                return
+            }
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -216,7 +232,7 @@ final class InputClosedLatch: ChannelInboundHandler, RemovableChannelHandler {
     /// The upgrade ended (upgraded, refused or failed): a FIN held back goes on, after
     /// what was read before it (the upgrade handler forwards that in this same turn of
     /// the event loop, so the FIN waits for the next).
-    func release(_ channel: Channel) {
+    package func release(_ channel: Channel) {
         released = true
         guard held else { return }
         held = false
