@@ -73,10 +73,7 @@ extension ParserState {
     /// in `t`, and borrows between bytes only start at such a byte.
     @inline(__always)
     func plainStringBytes8(at k: Int) -> Bool {
-        let x = b.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let t = (x &- ones &* 0x20) | ((x ^ (ones &* 0x22)) &- ones) | ((x ^ (ones &* 0x5C)) &- ones) | x
-        return t & (ones &* 0x80) == 0
+        Self.specialStringBytes8(b, at: k) == 0
     }
 
     /// Reads `\uXXXX` (and its low-surrogate partner when it is a high surrogate) at `j`.

@@ -74,27 +74,16 @@ extension ParserState {
             .fail(.stringTooLong, at: quote, "string of \(bytes) bytes is over the limit of \(limit) bytes")
     }
 
-    /// The SWAR test of ``plainStringBytes8(at:)`` as a mask: the high bit of each byte
-    /// that is not plain string content (below 0x20, `"`, `\\`, or 0x80 and up) is set,
-    /// and possibly of bytes after such a byte (borrows), never of bytes before the first.
-    @inline(__always)
-    func specialStringBytes8(at k: Int) -> UInt64 {
-        Self.specialStringBytes8(b, at: k)
-    }
-
-    /// ``specialStringBytes8(at:)`` of `b`.
+    /// The SWAR test of ``plainStringBytes8(at:)`` as a mask over the eight bytes of `b`
+    /// at `k`: the high bit of each byte that is not plain string content (below 0x20,
+    /// `"`, `\\`, or 0x80 and up) is set, and possibly of bytes after such a byte
+    /// (borrows), never of bytes before the first. Its trailing zero bits over eight are
+    /// the plain bytes before the first special one (the load is little-endian).
     @inline(__always)
     static func specialStringBytes8(_ b: UnsafeRawBufferPointer, at k: Int) -> UInt64 {
         let x = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: k, as: UInt64.self))
         let ones: UInt64 = 0x0101_0101_0101_0101
         let t = (x &- ones &* 0x20) | ((x ^ (ones &* 0x22)) &- ones) | ((x ^ (ones &* 0x5C)) &- ones) | x
         return t & (ones &* 0x80)
-    }
-
-    /// How many plain bytes come before the first special one in a nonzero mask from
-    /// ``specialStringBytes8(at:)`` (bytes in memory order: the load is little-endian).
-    @inline(__always)
-    func firstSpecialByte(_ mask: UInt64) -> Int {
-        mask.trailingZeroBitCount &>> 3
     }
 }

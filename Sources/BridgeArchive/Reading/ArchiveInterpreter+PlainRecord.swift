@@ -145,7 +145,7 @@ extension ArchiveInterpreter {
 
     /// The integer lexeme starting at `start` (`-` only when `negative`, no leading zero,
     /// at most 19 digits, fitting in Int64) and where its digits end; nil when there is
-    /// none. What ``plainInteger(_:_:negative:)`` answers for `start..<end`.
+    /// none. A lexeme is what `Int64(_:)` reads, with `-0` and without a leading zero.
     static func plainInteger(_ b: UnsafeRawBufferPointer, from start: Int, negative: Bool) -> (Int64, end: Int)? {
         var k = start
         let minus = negative && k < b.count && b[k] == UInt8(ascii: "-")
@@ -175,33 +175,6 @@ extension ArchiveInterpreter {
         return (v, k)
     }
 
-    /// An integer lexeme (`-` only when `negative`, no leading zero) that fits in Int64.
-    static func plainInteger(_ b: UnsafeRawBufferPointer, _ r: Range<Int>, negative: Bool) -> Int64? {
-        var k = r.lowerBound
-        let minus = negative && k < r.upperBound && b[k] == UInt8(ascii: "-")
-        if minus { k += 1 }
-        let digits = r.upperBound - k
-        guard digits >= 1, digits <= 19, !(digits > 1 && b[k] == UInt8(ascii: "0")) else { return nil }
-        // The first 18 digits cannot overflow (no check per digit); a 19th is checked.
-        var v: Int64 = 0
-        let fast = k + Swift.min(digits, 18)
-        while k < fast {
-            let d = b[k] &- 0x30
-            guard d <= 9 else { return nil }
-            v = v &* 10 &+ Int64(d)
-            k += 1
-        }
-        if minus { v = -v }
-        if k < r.upperBound {
-            let d = b[k] &- 0x30
-            guard d <= 9 else { return nil }
-            let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (s, o2) = minus ? m.subtractingReportingOverflow(Int64(d)) : m.addingReportingOverflow(Int64(d))
-            guard !o1, !o2 else { return nil }
-            v = s
-        }
-        return v
-    }
 
     /// Where the contents of a string of printable ASCII without escapes (`"` ... `"`) are.
     static func plainString(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> Range<Int>? {
