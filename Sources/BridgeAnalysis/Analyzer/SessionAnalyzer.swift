@@ -35,10 +35,12 @@ public struct SessionAnalyzer: Sendable {
     var ruleCounts: [RuleID: Int] = [:]
     var latency: LatencyRecorder
     var summary = SessionSummary()
-    var finished: AnalysisReport?
-    /// Whether ``finished`` is set: tested per message, where `finished == nil` copied
-    /// the whole optional report out (a 152-byte memcpy per message).
-    var isFinished = false
+    var finished: AnalysisReport? {
+        didSet { isFinished = finished != nil }
+    }
+    /// Whether ``finished`` is set (kept by its `didSet`): tested per message, where
+    /// `finished == nil` copied the whole optional report out (a 152-byte memcpy).
+    private(set) var isFinished = false
 
     /// Creates an analyzer for one session.
     public init(source: String = "", configuration: AnalyzerConfiguration = AnalyzerConfiguration(),
@@ -59,39 +61,39 @@ public struct SessionAnalyzer: Sendable {
     /// ``feed(_:)`` for a message whose envelope the caller has scanned already
     /// (``EnvelopeScanner``, with this analyzer's direction rules).
     mutating func feed(_ event: AnalysisEvent, scanned: ScannedEnvelope?) {
-        guard !isFinished else { return }
-        summary.records += 1
-        let t = event.time
-        if summary.firstTime == nil || t < summary.firstTime! { summary.firstTime = t }
-        if summary.lastTime == nil || t > summary.lastTime! { summary.lastTime = t }
         switch event {
         case .message(_, let time, let direction, let connection, let bytes, let record):
-            summary.messages += 1
-            summary.bytes += Int64(bytes.count)
-            message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: record, scanned: scanned)
+            feedMessage(time: time, direction: direction, connection: connection, bytes: bytes, record: record, scanned: scanned)
         case .captureEvent(_, let time, let connection, let kind, let record):
+            guard countRecord(at: time) else { return }
             summary.captureEvents += 1
             captureEvent(time: time, connection: connection.map(clip), kind: kind, record: record)
         }
+    }
+
+    /// ``feed(_:scanned:)`` of a message, without an ``AnalysisEvent`` built and taken
+    /// apart again (``ArchiveEventSource``'s runs of plain record lines).
+    mutating func feedMessage(time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>,
+                              record: Int, scanned: ScannedEnvelope?) {
+        guard countRecord(at: time) else { return }
+        summary.messages += 1
+        summary.bytes += Int64(bytes.count)
+        message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: record, scanned: scanned)
+    }
+
+    /// Counts a record at `time` in the summary; false (nothing counted) once finished.
+    private mutating func countRecord(at time: Int64) -> Bool {
+        guard !isFinished else { return false }
+        summary.records += 1
+        if summary.firstTime == nil || time < summary.firstTime! { summary.firstTime = time }
+        if summary.lastTime == nil || time > summary.lastTime! { summary.lastTime = time }
+        return true
     }
 
     /// Ends the session: requests still open become `unanswered-request`, connections are
     /// checked as a whole (`host-silent`, `missing-host-ready`, `journey-incomplete`),
     /// and the report is assembled.
     /// Calling it again returns the same report; feeding after it is ignored.
-    /// ``feed(_:scanned:)`` of `.message(seq:time:direction:connection:bytes:record:)`
-    /// with `record` = `seq` (an archive record), without the event.
-    mutating func message(seq: Int, time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>,
-                          scanned: ScannedEnvelope?) {
-        guard !isFinished else { return }
-        summary.records += 1
-        if summary.firstTime == nil || time < summary.firstTime! { summary.firstTime = time }
-        if summary.lastTime == nil || time > summary.lastTime! { summary.lastTime = time }
-        summary.messages += 1
-        summary.bytes += Int64(bytes.count)
-        message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: seq, scanned: scanned)
-    }
-
     public mutating func finish() -> AnalysisReport {
         if let finished { return finished }
         let end = summary.lastTime ?? 0
@@ -121,7 +123,6 @@ public struct SessionAnalyzer: Sendable {
         let report = AnalysisReport(source: source, summary: summary, findings: ordered, ruleCounts: counts,
                                     latency: latency.report(), connections: reports, timeouts: configuration.timeouts)
         finished = report
-        isFinished = true
         return report
     }
 

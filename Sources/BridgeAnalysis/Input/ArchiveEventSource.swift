@@ -197,7 +197,7 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 if reintern { bytes.withUnsafeBytes { analyzer.scanner.reintern(&scanned!, in: $0) } }
             }
             // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart again.
-            analyzer.message(seq: f.seq, time: f.time, direction: direction, connection: connection, bytes: bytes, scanned: scanned)
+            analyzer.feedMessage(time: f.time, direction: direction, connection: connection, bytes: bytes, record: f.seq, scanned: scanned)
             lastTime = f.time
         }
     }
