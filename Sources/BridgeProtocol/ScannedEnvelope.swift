@@ -3,7 +3,8 @@
 /// scanned bytes.
 ///
 /// Stored compactly (56 bytes, one reference): the type, status and error code as their
-/// index among the known values, the ranges as 32-bit offsets (the scanner declines a
+/// index among the known values (the only ones the scanner answers with; its setters are
+/// internal, so no unknown value can be stored and lost), the ranges as 32-bit offsets (the scanner declines a
 /// message of 4 GiB or more). A scan is copied a few times on its way to the analysis
 /// (into the run's list, out of it, into the facts), and at 150 bytes with four `String`s
 /// those copies were 5% of `analyze`.
@@ -29,52 +30,57 @@ public struct ScannedEnvelope: Sendable, Hashable {
     /// A scan of a message of type `type` (one of ``MessageType/known``) with the id's
     /// bytes at `correlationId` (offsets below 2^32).
     init(type: MessageType, correlationId: Range<Int>, action: String, timestamp: Int64) {
-        typeIndex = UInt8(MessageType.known.firstIndex(of: type) ?? 0)
+        typeIndex = Self.typeIndex(type)
         idStart = UInt32(correlationId.lowerBound)
         idEnd = UInt32(correlationId.upperBound)
         self.action = action
         self.timestamp = timestamp
     }
 
-    /// `type` (one of ``MessageType/known``).
-    public var type: MessageType {
+    /// `type` (one of ``MessageType/known``; the scanner sets no other).
+    public internal(set) var type: MessageType {
         get { MessageType.known[Int(typeIndex)] }
-        set { typeIndex = UInt8(MessageType.known.firstIndex(of: newValue) ?? 0) }
+        set { typeIndex = Self.typeIndex(newValue) }
+    }
+
+    static func typeIndex(_ type: MessageType) -> UInt8 {
+        guard let k = MessageType.known.firstIndex(of: type) else { preconditionFailure("ScannedEnvelope holds a known type, not \(type)") }
+        return UInt8(k)
     }
 
     /// `correlationId`'s bytes between the quotes (no escapes, not empty).
-    public var correlationId: Range<Int> {
+    public internal(set) var correlationId: Range<Int> {
         get { Int(idStart)..<Int(idEnd) }
         set { (idStart, idEnd) = (UInt32(newValue.lowerBound), UInt32(newValue.upperBound)) }
     }
 
     /// Where `payload.action`'s bytes are (between its quotes), to read it again
     /// (``EnvelopeScanner/reintern(_:in:)``).
-    public var actionBytes: Range<Int> {
+    public internal(set) var actionBytes: Range<Int> {
         get { Int(actionStart)..<Int(actionEnd) }
         set { (actionStart, actionEnd) = (UInt32(newValue.lowerBound), UInt32(newValue.upperBound)) }
     }
 
     /// `payload.status` (a known status; responses only).
-    public var status: Status? {
+    public internal(set) var status: Status? {
         get { statusIndex == 0 ? nil : Status.known[Int(statusIndex) - 1] }
         set { statusIndex = newValue.flatMap { Status.known.firstIndex(of: $0) }.map { UInt8($0 + 1) } ?? 0 }
     }
 
     /// `payload.error.code` (a known code; non-success responses only).
-    public var errorCode: ErrorCode? {
+    public internal(set) var errorCode: ErrorCode? {
         get { errorCodeIndex == 0 ? nil : ErrorCode.known[Int(errorCodeIndex) - 1] }
         set { errorCodeIndex = newValue.flatMap { ErrorCode.known.firstIndex(of: $0) }.map { UInt8($0 + 1) } ?? 0 }
     }
 
     /// `payload.error.recoverable`.
-    public var errorRecoverable: Bool? {
+    public internal(set) var errorRecoverable: Bool? {
         get { recoverable == 0 ? nil : recoverable == 2 }
         set { recoverable = newValue.map { $0 ? 2 : 1 } ?? 0 }
     }
 
     /// The bytes of the `payload.data` object (nil when absent or `null`).
-    public var data: Range<Int>? {
+    public internal(set) var data: Range<Int>? {
         get { hasData ? Int(dataStart)..<Int(dataEnd) : nil }
         set {
             hasData = newValue != nil

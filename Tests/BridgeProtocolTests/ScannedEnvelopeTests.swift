@@ -1,4 +1,4 @@
-import BridgeProtocol
+@testable import BridgeProtocol
 import Testing
 
 /// ``ScannedEnvelope`` keeps its fields compactly (indices among the known values,
