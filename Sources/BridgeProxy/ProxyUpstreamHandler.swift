@@ -46,11 +46,11 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
         let channel = context.channel
         account = budget.account(evict: { channel.pipeline.fireUserInboundEventTriggered(Evict()) })
         if !channel.isActive {
-            // The upstream closed while the upgrade was running (its 101, maybe a message
-            // and a close frame, and its FIN in one read): `channelInactive` went by before
-            // this handler existed. What came with the 101 is forwarded to it in this turn
-            // of the event loop; the end is reported in the next (else the page waited for
-            // it forever).
+            // The connection went while the upgrade was running (a reset: a FIN is held
+            // back by the latch, see ProxyUpstream): `channelInactive` went by before this
+            // handler existed. What came with the 101 is forwarded to it in this turn of
+            // the event loop; the end is reported in the next (else the page waited for it
+            // forever).
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             context.eventLoop.execute { handler.value.report(handler.value.closeCode, "upstream closed") }
         }

@@ -1,3 +1,5 @@
+import BridgeArchive
+import BridgeProxy
 import BridgeTransport
 import BridgeWebSocket
 import Foundation
@@ -52,5 +54,52 @@ struct ClientCloseRaceTests {
             // The close frame read with the 101 reaches the page too.
             #expect(code == (ending == .finOnly ? nil : 1014), "\(ending)")
         }
+    }
+
+    /// A FIN before the response head is complete is not held back: the upgrade fails at
+    /// once with a clear error, as before the latch (not after the connect timeout). And the
+    /// proxy, whose upstream pipeline would not end the upgrade on a half-closure, names
+    /// the early close at once too.
+    @Test func aFinBeforeTheHeadEndsFailsTheUpgradeAtOnce() async throws {
+        func server() throws -> UInt16 {
+            let listener = try LoopbackExchange.listen()
+            Thread {
+                defer { close(listener.fd) }
+                let conn = accept(listener.fd, nil, nil)
+                guard conn >= 0 else { return }
+                defer { close(conn) }
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                _ = recv(conn, &chunk, chunk.count, 0)
+                LoopbackExchange.sendAll(conn, Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n".utf8))
+                shutdown(conn, Int32(SHUT_WR))
+                LoopbackExchange.drain(conn)
+            }.start()
+            return listener.port
+        }
+        let url = try #require(WebSocketURL("ws://127.0.0.1:\(try server())/bridge"))
+        let start = ContinuousClock.now
+        await #expect(throws: WebSocketClientError.self) {
+            try await WebSocketClient.withConnection(to: url, options: WebSocketClientOptions(deflate: false, connectTimeout: 30)) { _ in 0 }
+        }
+        #expect(ContinuousClock.now - start < .seconds(25), "the upgrade waited for the connect timeout")
+
+        let upstream = try #require(WebSocketURL("ws://127.0.0.1:\(try server())/bridge"))
+        let proxy = try await ProxyRecordingSource.start(options: ProxyOptions(listenPort: 0, upstream: upstream, deflate: false,
+                                                                              limits: ProxyLimits(upstreamTimeout: 30)))
+        let path = temporaryPath("proxy-early-fin.bsz")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = BackgroundRecording(proxy, path: path)
+        let page = try #require(WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge"))
+        _ = try await bounded("the page") {
+            try await WebSocketClient.withConnection(to: page) { session in
+                for await _ in session.messages {}
+                return 0
+            }
+        }
+        #expect(await recording.finish())
+        let archive = try RecordedExchange(archive: path)
+        let reason = archive.events(.error).first?.reason ?? ""
+        #expect(reason.contains("closed the connection before completing the WebSocket upgrade"), "\(reason)")
+        #expect(ProxyUpstreamWaitTests.proxySeconds(archive).map { $0 < 25 } == true, "the proxy waited for its upstream timeout")
     }
 }
