@@ -159,7 +159,7 @@ final class ReferenceHost: Sendable {
     init(deflate: Bool = true) async throws {
         var logger = Logger(label: "test.host")
         logger.logLevel = .warning
-        let runner = try HostServerRunner(options: .init(server: WebSocketServerConfiguration(port: 0, deflate: deflate), seed: 7),
+        let runner = try HostServerRunner(options: .init(server: WebSocketServerConfiguration(port: 0, deflate: deflate, idleTimeout: 900), seed: 7),
                                           logger: logger)
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         task = Task {

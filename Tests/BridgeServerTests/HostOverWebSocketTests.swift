@@ -18,7 +18,7 @@ struct HostOverWebSocketTests {
     @Test func eachConnectionGetsItsOwnHostAndTheTranscriptRecordsBothSides() async throws {
         let transcript = FileManager.default.temporaryDirectory.appendingPathComponent("transcript-\(getpid()).jsonl").path
         let runner = try HostServerRunner(
-            options: .init(server: WebSocketServerConfiguration(port: 0), exitOnJourneyEnd: true, transcriptPath: transcript, seed: 7),
+            options: .init(server: WebSocketServerConfiguration(port: 0, idleTimeout: 900), exitOnJourneyEnd: true, transcriptPath: transcript, seed: 7),
             logger: quietLogger())
         let portBox = PortBox()
         async let outcome = runner.run { listening in portBox.set(Int(listening.webSocketURL.split(separator: ":").last!.split(separator: "/").first!)!) }
@@ -60,7 +60,7 @@ struct HostOverWebSocketTests {
     @Test func journeyEndStopsTheRunWhileARequestIsPending() async throws {
         var scenario = Scenario.default
         scenario.document.latencyMs = 3_600_000
-        let runner = try HostServerRunner(options: .init(server: WebSocketServerConfiguration(port: 0), scenario: scenario,
+        let runner = try HostServerRunner(options: .init(server: WebSocketServerConfiguration(port: 0, idleTimeout: 900), scenario: scenario,
                                                          exitOnJourneyEnd: true, seed: 1),
                                           logger: quietLogger())
         let portBox = PortBox()
@@ -81,7 +81,7 @@ struct HostOverWebSocketTests {
     @Test func scriptedCaptureIsAnsweredByATimer() async throws {
         var scenario = Scenario.default
         scenario.document.latencyMs = 20
-        let runner = try HostServerRunner(options: .init(server: WebSocketServerConfiguration(port: 0), scenario: scenario, seed: 3),
+        let runner = try HostServerRunner(options: .init(server: WebSocketServerConfiguration(port: 0, idleTimeout: 900), scenario: scenario, seed: 3),
                                           logger: quietLogger())
         let portBox = PortBox()
         let run = Task { try await runner.run { listening in portBox.set(Int(listening.webSocketURL.split(separator: ":").last!.split(separator: "/").first!)!) } }

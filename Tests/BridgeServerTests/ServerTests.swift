@@ -17,7 +17,10 @@ final class EchoConnection: BridgeConnection {
 /// Starts a server on a free port for one test and shuts it down after.
 func withServer(_ configure: (inout WebSocketServerConfiguration) -> Void = { _ in },
                 _ body: (Int, WebSocketServer) async throws -> Void) async throws {
-    var cfg = WebSocketServerConfiguration(port: 0)
+    // No idle close unless a test asks for one: in a full run the client side of these
+    // tests can wait minutes for the cooperative pool (synchronous tests hold it), and
+    // the default 120 s idle timeout then closed a connection mid-test.
+    var cfg = WebSocketServerConfiguration(port: 0, idleTimeout: 900)
     configure(&cfg)
     var logger = Logger(label: "test")
     logger.logLevel = .critical
