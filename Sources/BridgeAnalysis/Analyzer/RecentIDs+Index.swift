@@ -8,23 +8,40 @@ import Darwin
 /// backward-shift deletion (no tombstones), at most two thirds full. A key's home
 /// bucket is its `Hasher` value (seeded per process) scaled to the table's size, so the
 /// table need not be a power of two: it is sized to the ring's capacity once full.
+///
+/// A bucket holds the key's 32-bit hash beside its record's offset: a probe compares
+/// the hashes and reads the arena only when they match (an absent id walked its cluster
+/// comparing keys in the arena, a cache miss each), and deleting or growing finds each
+/// entry's home without hashing its key again.
 extension RecentIDs {
     /// The key's hash: `Hasher` is seeded per process, so colliding ids cannot be
     /// chosen in advance.
-    static func hash(_ key: UnsafeRawBufferPointer) -> Int {
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt32 {
         var hasher = Hasher()
         hasher.combine(bytes: key)
-        return hasher.finalize()
+        return UInt32(truncatingIfNeeded: hasher.finalize())
     }
 
     /// The home bucket of `hash` in a table of `size` buckets.
-    static func home(_ hash: Int, size: Int) -> Int {
-        Int(truncatingIfNeeded: UInt64(UInt(bitPattern: hash)).multipliedFullWidth(by: UInt64(size)).high)
+    static func home(_ hash: UInt32, size: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(hash) &* UInt64(size)) >> 32)
     }
+
+    /// A bucket's entry: the hash in the high half, the record's offset plus one in the
+    /// low half (0: an empty bucket).
+    static func entry(record: Int, hash: UInt32) -> UInt64 {
+        UInt64(hash) << 32 | UInt64(record + 1)
+    }
+
+    /// The record an entry points at.
+    static func record(_ entry: UInt64) -> Int { Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1 }
+
+    /// The hash an entry holds.
+    static func hash(_ entry: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: entry >> 32) }
 
     /// The bucket holding `key` and its record, or the empty bucket ending its probe
     /// (-1 when there are no buckets yet) and nil.
-    func find(_ key: UnsafeRawBufferPointer, hash: Int) -> (bucket: Int, record: Int?) {
+    func find(_ key: UnsafeRawBufferPointer, hash: UInt32) -> (bucket: Int, record: Int?) {
         let size = buckets.count
         guard size > 0 else { return (-1, nil) }
         return buckets.withUnsafeBufferPointer { b in
@@ -33,13 +50,15 @@ extension RecentIDs {
                 while true {
                     let entry = b[i]
                     if entry == 0 { return (i, nil) }
-                    let record = Int(entry) - 1
-                    let keyStart = record + 4
-                    if keyStart + key.count <= a.count,
-                       memcmp(a.baseAddress! + keyStart, key.baseAddress!, key.count) == 0 {
-                        // Keys are prefix-free (their length leads), so equal bytes
-                        // over `key.count` are the same key.
-                        return (i, record)
+                    if Self.hash(entry) == hash {
+                        let record = Self.record(entry)
+                        let keyStart = record + 4
+                        if keyStart + key.count <= a.count,
+                           memcmp(a.baseAddress! + keyStart, key.baseAddress!, key.count) == 0 {
+                            // Keys are prefix-free (their length leads), so equal bytes
+                            // over `key.count` are the same key.
+                            return (i, record)
+                        }
                     }
                     i += 1
                     if i == size { i = 0 }
@@ -49,9 +68,9 @@ extension RecentIDs {
     }
 
     /// Points the index at a new record (its key absent from the index).
-    mutating func add(record: Int, hash: Int) {
+    mutating func add(record: Int, hash: UInt32) {
         if (count + 1) * 3 > buckets.count * 2 { grow() }
-        buckets[Self.freeBucket(in: buckets, from: Self.home(hash, size: buckets.count))] = UInt32(record + 1)
+        buckets[Self.freeBucket(in: buckets, from: Self.home(hash, size: buckets.count))] = Self.entry(record: record, hash: hash)
         count += 1
     }
 
@@ -66,7 +85,7 @@ extension RecentIDs {
             if j == size { j = 0 }
             let entry = buckets[j]
             if entry == 0 { break }
-            let home = Self.home(recordHash(Int(entry) - 1), size: size)
+            let home = Self.home(Self.hash(entry), size: size)
             // The entry may fill the hole unless its home lies after the hole, up to j.
             if (j - home + size) % size >= (j - hole + size) % size {
                 buckets[hole] = entry
@@ -78,16 +97,11 @@ extension RecentIDs {
 
     /// Subtracts `offset` from every record offset (the arena dropped that many bytes).
     mutating func rebase(by offset: Int) {
-        let delta = UInt32(offset)
+        let delta = UInt64(offset)
         buckets.withUnsafeMutableBufferPointer { b in
+            // The offset is in the low half and stays at least 1: no borrow reaches the hash.
             for i in b.indices where b[i] != 0 { b[i] -= delta }
         }
-    }
-
-    /// The hash of the key of the record at `record`.
-    func recordHash(_ record: Int) -> Int {
-        let range = keyRange(at: record)
-        return arena.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     /// Doubles the table (at least 16 buckets), up to what the ring's capacity needs at
@@ -97,14 +111,14 @@ extension RecentIDs {
         var size = Swift.max(16, Swift.min(buckets.count * 2, needed))
         while (count + 1) * 3 > size * 2 { size *= 2 }
         let old = buckets
-        buckets = [UInt32](repeating: 0, count: size)
+        buckets = [UInt64](repeating: 0, count: size)
         for entry in old where entry != 0 {
-            buckets[Self.freeBucket(in: buckets, from: Self.home(recordHash(Int(entry) - 1), size: size))] = entry
+            buckets[Self.freeBucket(in: buckets, from: Self.home(Self.hash(entry), size: size))] = entry
         }
     }
 
     /// The first empty bucket at or after `home`, wrapping round (the table is never full).
-    static func freeBucket(in buckets: [UInt32], from home: Int) -> Int {
+    static func freeBucket(in buckets: [UInt64], from home: Int) -> Int {
         var i = home
         while buckets[i] != 0 {
             i += 1

@@ -12,11 +12,11 @@
 ///   a FIFO): each record is the action's number (4 bytes, little-endian, into an
 ///   interned table) and the id's key (``RecentIDs/Key``: a canonical UUID is packed
 ///   into 16 bytes); the dead prefix is dropped when the arena must grow;
-/// - the index is open addressing over the records' offsets (linear probing,
-///   backward-shift deletion) seeded through `Hasher`, so a hostile session cannot
-///   make it quadratic.
+/// - the index is open addressing over the records' offsets and their keys' hashes
+///   (linear probing, backward-shift deletion) seeded through `Hasher`, so a hostile
+///   session cannot make it quadratic.
 ///
-/// For 36-byte UUID ids that is about 30 bytes per remembered id (a `String` in a
+/// For 36-byte UUID ids that is about 33 bytes per remembered id (a `String` in a
 /// `Dictionary` and a ring of `String`s took about 140). Ids are compared exactly.
 struct RecentIDs {
     /// The ring's slots; at most ``maxCapacity`` (the arena's offsets are 32-bit).
@@ -29,8 +29,9 @@ struct RecentIDs {
     var arena: [UInt8] = []
     /// Offset of the oldest slot's record.
     var start = 0
-    /// 0 for an empty bucket, else the offset of the id's record plus one.
-    var buckets: [UInt32] = []
+    /// 0 for an empty bucket, else the id's 32-bit hash (high half) and the offset of
+    /// its record plus one (low half): ``entry(record:hash:)``.
+    var buckets: [UInt64] = []
     private var actions = ActionTable()
 
     /// The most slots a ring keeps: ids are cut to a few hundred bytes
