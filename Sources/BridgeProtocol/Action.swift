@@ -37,6 +37,13 @@ public struct Action: RawRepresentable, Sendable, Hashable, CustomStringConverti
     /// Web event: the journey failed, `{message}`.
     public static let journeyError = Action(rawValue: "journey.error")
 
+    /// The actions named above, in a fixed order: ``ScannedEnvelope/knownActionIndex``
+    /// is an index into it.
+    public static let known: [Action] = [
+        .capabilityQuery, .documentCapture, .selfieCapture, .nfcRead, .hostReady, .hostBackground, .hostForeground,
+        .hostOrientation, .journeyCancel, .journeyStarted, .journeyProgress, .journeyComplete, .journeyError,
+    ]
+
     /// Whether the name is well formed: non-empty segments of ASCII letters, digits,
     /// `_` or `-`, separated by single dots (project rule).
     public var isWellFormed: Bool {

@@ -24,7 +24,8 @@ public struct EnvelopeScanner: Sendable {
     /// The JSON limits (the decoder's).
     public let limits: JSONLimits
     var members: JSONMemberScanner
-    var actions: [(bytes: [UInt8], value: String)] = []
+    /// Interned actions: their bytes, their shared `String`, their index in ``Action/known``.
+    var actions: [(bytes: [UInt8], value: String, known: Int?)] = []
 
     /// Actions kept as shared strings; past this, each new action is a new `String`. 64.
     public static let maxInternedActions = 64
@@ -82,7 +83,8 @@ public struct EnvelopeScanner: Sendable {
         for (n, m) in spans.enumerated() where m.parent == payload {
             if Self.key(m, b, "action") {
                 guard let r = Self.plainString(b, m.value), let a = intern(b, r) else { return false }
-                out.action = a
+                out.action = a.value
+                out.knownActionIndex = a.known
                 out.actionBytes = r
                 action = true
             } else if Self.key(m, b, "data") {
@@ -140,18 +142,23 @@ public struct EnvelopeScanner: Sendable {
     /// scanner's `String` for its action, so that no action string is shared between
     /// threads (whose reference counts would bounce between cores).
     public mutating func reintern(_ scanned: inout ScannedEnvelope, in b: UnsafeRawBufferPointer) {
-        if let a = intern(b, scanned.actionBytes) { scanned.action = a }
+        if let a = intern(b, scanned.actionBytes) {
+            scanned.action = a.value
+            scanned.knownActionIndex = a.known
+        }
     }
 
-    /// The action spelled by `r`, shared while the table has room; nil when not well formed.
-    private mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> String? {
+    /// The action spelled by `r` and its index in ``Action/known``, the `String` shared
+    /// while the table has room; nil when not well formed.
+    private mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> (value: String, known: Int?)? {
         let base = b.baseAddress! + r.lowerBound
         for entry in actions where entry.bytes.count == r.count {
-            if entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, base, r.count) }) == 0 { return entry.value }
+            if entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, base, r.count) }) == 0 { return (entry.value, entry.known) }
         }
         let value = String(decoding: UnsafeRawBufferPointer(rebasing: b[r]), as: UTF8.self)
         guard Action(rawValue: value).isWellFormed else { return nil }
-        if actions.count < Self.maxInternedActions { actions.append((Array(b[r]), value)) }
-        return value
+        let known = Action.known.firstIndex(of: Action(rawValue: value))
+        if actions.count < Self.maxInternedActions { actions.append((Array(b[r]), value, known)) }
+        return (value, known)
     }
 }

@@ -17,6 +17,8 @@ public struct ScannedEnvelope: Sendable, Hashable {
     /// 0: none, 1: false, 2: true.
     private var recoverable: UInt8 = 0
     private var hasData = false
+    /// 0: not a known action; else the index in ``Action/known`` plus one.
+    private var knownActionNumber: UInt8 = 0
     private var idStart: UInt32, idEnd: UInt32
     private var actionStart: UInt32 = 0, actionEnd: UInt32 = 0
     private var dataStart: UInt32 = 0, dataEnd: UInt32 = 0
@@ -59,6 +61,14 @@ public struct ScannedEnvelope: Sendable, Hashable {
     public internal(set) var actionBytes: Range<Int> {
         get { Int(actionStart)..<Int(actionEnd) }
         set { (actionStart, actionEnd) = (UInt32(newValue.lowerBound), UInt32(newValue.upperBound)) }
+    }
+
+    /// The index of ``action`` in ``Action/known``; nil for any other action. Set with
+    /// the action by the scanner (``EnvelopeScanner/reintern(_:in:)`` keeps it), so a
+    /// reader tells the known actions apart without comparing strings.
+    public internal(set) var knownActionIndex: Int? {
+        get { knownActionNumber == 0 ? nil : Int(knownActionNumber) - 1 }
+        set { knownActionNumber = newValue.map { UInt8($0 + 1) } ?? 0 }
     }
 
     /// `payload.status` (a known status; responses only).

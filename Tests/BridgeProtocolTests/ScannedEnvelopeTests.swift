@@ -50,4 +50,20 @@ struct ScannedEnvelopeTests {
         s.errorRecoverable = nil
         #expect(s.data == nil && s.errorRecoverable == nil && s.correlationId == 34..<35)
     }
+
+    /// The scan says which of ``Action/known`` its action is (nil for any other), and a
+    /// scan handed to another scanner (``EnvelopeScanner/reintern(_:in:)``) keeps it.
+    @Test func everyKnownActionIsNamedByItsIndexAndReinternKeepsIt() throws {
+        var scanner = EnvelopeScanner(), other = EnvelopeScanner()
+        for (k, action) in (Action.known + ["app.ping", "nfc.reads", "host.read"]).enumerated() {
+            let bytes = Array(#"{"version":"1.0","correlationId":"e","type":"event","timestamp":1700000000000,"payload":{"action":"\#(action.rawValue)"}}"#.utf8)
+            var s = try #require(bytes.withUnsafeBytes { scanner.scan($0, direction: .hostToWeb) }, "\(action)")
+            let expected = k < Action.known.count ? k : nil
+            #expect(s.knownActionIndex == expected && s.action == action.rawValue, "\(action)")
+            s.action = ""
+            bytes.withUnsafeBytes { other.reintern(&s, in: $0) }
+            #expect(s.knownActionIndex == expected && s.action == action.rawValue, "\(action)")
+        }
+        #expect(Set(Action.known).count == Action.known.count)
+    }
 }

@@ -4,6 +4,8 @@ import BridgeProtocol
 struct OpenRequest {
     var id: String
     var action: String
+    /// ``action``'s kind.
+    var kind: ActionKind
     var sent: Int64
     var record: Int
     var acknowledged: Int64?
@@ -15,6 +17,13 @@ struct OpenRequest {
     var dataKey: RequestData
     /// `data.side` of a document capture.
     var side: String?
+}
+
+/// A remembered ``ConnectionState/capability(for:kind:)``.
+enum CapabilityLookup {
+    case notLookedUp
+    case none
+    case found(id: String, info: CapabilityInfo)
 }
 
 /// What the latest capability.query answer said about one capability.
@@ -55,7 +64,13 @@ struct ConnectionState {
     var overPendingLimit = false
 
     var querySent = false
-    var capabilities: [String: CapabilityInfo]?
+    var capabilities: [String: CapabilityInfo]? {
+        didSet { capabilityByKind = [] }
+    }
+    /// What ``capability(for:kind:)`` found for each known action kind since the latest
+    /// answer (empty: nothing looked up yet): a request of a known action then hashes
+    /// nothing.
+    var capabilityByKind: [CapabilityLookup] = []
     var capabilitySignature: String?
     /// The bytes of the last capability.query answer's data read on the fast path: an
     /// answer with the same bytes changes nothing (nil after one read otherwise).
@@ -90,8 +105,8 @@ struct ConnectionState {
         }
     }
 
-    var lastSuccess: [String: SuccessInfo] = [:]
-    var lastFatal: [String: (id: String, record: Int)] = [:]
+    var lastSuccess = ActionMemory<SuccessInfo>()
+    var lastFatal = ActionMemory<(id: String, record: Int)>()
 
     var requestedSides: Set<String> = []
     var capturedSides: Set<String> = []
@@ -116,6 +131,30 @@ struct ConnectionState {
         }
         steps.append(step())
         return steps.count - 1
+    }
+
+    /// The capability a request of `action` (of kind `kind`) uses, by the latest
+    /// capability.query answer, and what the answer said of it; nil when there is no
+    /// answer or it does not list the capability
+    /// (``SessionAnalyzer/capabilityID(for:kind:in:)``).
+    mutating func capability(for action: String, kind: ActionKind) -> (id: String, info: CapabilityInfo)? {
+        guard let caps = capabilities else { return nil }
+        func look() -> (id: String, info: CapabilityInfo)? {
+            guard let id = SessionAnalyzer.capabilityID(for: action, kind: kind, in: caps), let info = caps[id] else { return nil }
+            return (id, info)
+        }
+        guard kind != .other else { return look() }
+        if capabilityByKind.isEmpty {
+            capabilityByKind = Array(repeating: .notLookedUp, count: ActionKind.count)
+        }
+        switch capabilityByKind[Int(kind.rawValue)] {
+        case .found(let id, let info): return (id, info)
+        case .none: return nil
+        case .notLookedUp:
+            let found = look()
+            capabilityByKind[Int(kind.rawValue)] = found.map { .found(id: $0.id, info: $0.info) } ?? .none
+            return found
+        }
     }
 
     /// Marks a rule on a step.

@@ -15,8 +15,8 @@ extension SessionAnalyzer {
             step.findings.append(rule)
         }
         if m.direction == .hostToWeb {
-            switch action {
-            case Action.hostReady.rawValue:
+            switch m.kind {
+            case .hostReady:
                 c.hostReadyCount += 1
                 if c.hostReadyCount == 1 {
                     c.firstHostReadyRecord = m.record
@@ -34,9 +34,9 @@ extension SessionAnalyzer {
                 }
                 c.lastFatal.removeAll()
                 lifecycle(&c)
-            case Action.hostForeground.rawValue:
+            case .hostForeground:
                 lifecycle(&c)
-            case Action.hostBackground.rawValue:
+            case .hostBackground:
                 lifecycle(&c)
                 let pending = c.open.values.filter { Self.isCapture($0.action) }.sorted { $0.record < $1.record }
                 // One finding per pending capture, about that capture: its id and its
@@ -48,22 +48,22 @@ extension SessionAnalyzer {
                     c.mark(p.stepIndex, .backgroundedDuringCapture)
                 }
                 if !pending.isEmpty { step.findings.append(.backgroundedDuringCapture) }
-            case Action.journeyCancel.rawValue:
+            case .journeyCancel:
                 step.detail = m.dataString("reason")
             default: break
             }
         } else if m.direction == .webToHost {
-            switch action {
-            case Action.journeyStarted.rawValue:
+            switch m.kind {
+            case .journeyStarted:
                 // A new journey on the same page (a WebView reused) asks again: its first
                 // requests repeat the last journey's on purpose, not for lack of an answer.
                 c.lastSuccess.removeAll()
-            case Action.journeyComplete.rawValue:
+            case .journeyComplete:
                 let status = m.dataString("status")
                 step.detail = status
                 c.outcome = JourneyOutcome(state: "complete", detail: status)
                 if let problem = dualCaptureProblem(c, status: status) { flag(.dualCaptureIncomplete, problem, []) }
-            case Action.journeyError.rawValue:
+            case .journeyError:
                 let message = m.dataString("message")
                 step.detail = message
                 c.outcome = JourneyOutcome(state: "error", detail: message)

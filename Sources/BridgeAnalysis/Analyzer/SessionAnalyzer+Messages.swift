@@ -25,6 +25,8 @@ struct MessageFacts {
     /// The longest id kept, in bytes (``AnalyzerLimits/maxIdentifierBytes``).
     var idLimit = Int.max
     var action: String?
+    /// ``action``'s kind, for the rules that tell actions apart.
+    var kind = ActionKind.other
     var status: Status?
     /// `payload.error.code` and `.recoverable`, when the error object is complete.
     var errorCode: ErrorCode?
@@ -49,12 +51,6 @@ struct MessageFacts {
 }
 
 extension SessionAnalyzer {
-    /// Whether `action` is a typed slot, which serves one request at a time (PROTOCOL.md
-    /// §2): two comparisons, no hashing.
-    static func isTypedSlot(_ action: String) -> Bool {
-        action == Action.documentCapture.rawValue || action == Action.selfieCapture.rawValue
-    }
-
     /// Actions remembered per connection for `response-not-consumed` and
     /// `retry-after-fatal`; past it the memory is cleared (hostile inputs only).
     static let maxRememberedActions = 1_000
@@ -81,7 +77,8 @@ extension SessionAnalyzer {
             // The plain case: the decoder would find nothing; read only what the rules use.
             let base = bytes.startIndex
             facts = MessageFacts(type: s.type, rawID: bytes[(base + s.correlationId.lowerBound)..<(base + s.correlationId.upperBound)],
-                                 idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action), status: s.status,
+                                 idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action),
+                                 kind: ActionKind(knownIndex: s.knownActionIndex), status: s.status,
                                  errorCode: s.errorCode, errorRecoverable: s.errorRecoverable,
                                  rawData: s.data.map { bytes[(base + $0.lowerBound)..<(base + $0.upperBound)] },
                                  timestamp: s.timestamp, time: time, record: record, direction: direction)
@@ -118,6 +115,7 @@ extension SessionAnalyzer {
                                  timestamp: env?.timestamp ?? result.partial.timestamp,
                                  time: time, record: record, direction: direction)
         if facts.id?.isEmpty == true { facts.id = nil }
+        if let action = facts.action { facts.kind = ActionKind(action) }
         if env == nil { summary.undecodable += 1 }
         for f in result.findings {
             var rf = ReportFinding(rule: f.rule, message: f.message, connection: connection, records: [record],
@@ -167,13 +165,13 @@ extension SessionAnalyzer {
                                correlationId: id, time: m.time))
             stepRules.append(rule)
         }
-        if action == Action.capabilityQuery.rawValue {
+        if m.kind == .capabilityQuery {
             c.querySent = true
         } else if !c.querySent, !c.reportedCaptureBeforeQuery {
             c.reportedCaptureBeforeQuery = true
             flag(.captureBeforeQuery, "\(action) (\(id)) was requested before any capability.query")
         }
-        if let caps = c.capabilities, let capID = Self.capabilityID(for: action, in: caps), let info = caps[capID] {
+        if let (capID, info) = c.capability(for: action, kind: m.kind) {
             if info.supported == false {
                 flag(.unsupportedCapabilityRequested, "\(action) (\(id)) requested, but the latest capability.query reported \(capID) supported: false")
             }
@@ -181,22 +179,22 @@ extension SessionAnalyzer {
                 flag(.captureDespiteDeniedPermission, "\(action) (\(id)) requested, but the latest capability.query reported \(capID) permissionState \"\(p)\"")
             }
         }
-        if !c.lastFatal.isEmpty, let fatal = c.lastFatal.removeValue(forKey: action) {
+        if !c.lastFatal.isEmpty, let fatal = c.lastFatal.removeValue(for: action, kind: m.kind) {
             flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
         }
         let dataKey = RequestData(rawData: m.rawData, decodedData: m.decodedData)
-        if let s = c.lastSuccess.removeValue(forKey: action), m.time - s.sent >= configuration.timeouts.nanoseconds(for: action),
+        if let s = c.lastSuccess.removeValue(for: action, kind: m.kind), m.time - s.sent >= configuration.timeouts.nanoseconds(for: action),
            s.dataKey.same(as: dataKey) {
             flag(.responseNotConsumed,
                  "\(action) (\(id)) re-sent with the same data \(Self.millis(m.time - s.sent)) after \(s.id), which the host answered with success (record \(s.record)): the web never saw that answer",
                  [s.record])
         }
         var busyWith: String?
-        if Self.isTypedSlot(action) {
+        if m.kind.isTypedSlot {
             if let active = c.activeSlot[action], c.open[active] != nil { busyWith = active } else { c.activeSlot[action] = id }
         }
         var side: String?
-        if action == Action.documentCapture.rawValue, let s = m.dataString("side") {
+        if m.kind == .documentCapture, let s = m.dataString("side") {
             side = s
             let type = m.dataString("documentType")?.lowercased() ?? ""
             if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
@@ -210,7 +208,7 @@ extension SessionAnalyzer {
         let index = c.addStep(JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
                                           detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules),
                               cap: configuration.limits.maxStepsPerConnection)
-        c.open[id] = OpenRequest(id: id, action: action, sent: m.time, record: m.record, stepIndex: index,
+        c.open[id] = OpenRequest(id: id, action: action, kind: m.kind, sent: m.time, record: m.record, stepIndex: index,
                                  busyWith: busyWith, dataKey: dataKey, side: side)
         if c.open.count > configuration.maxPendingRequests {
             if !c.overPendingLimit {
@@ -227,8 +225,8 @@ extension SessionAnalyzer {
 
     /// The capability id a request uses: the action itself when the query lists it,
     /// else `<id>` for a `<id>.capture` action.
-    static func capabilityID(for action: String, in caps: [String: CapabilityInfo]) -> String? {
-        if action == Action.capabilityQuery.rawValue { return nil }
+    static func capabilityID(for action: String, kind: ActionKind, in caps: [String: CapabilityInfo]) -> String? {
+        if kind == .capabilityQuery { return nil }
         if caps[action] != nil { return action }
         if action.hasSuffix(".capture") {
             let id = String(action.dropLast(".capture".count))

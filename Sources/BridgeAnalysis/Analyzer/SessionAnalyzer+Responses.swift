@@ -40,7 +40,7 @@ extension SessionAnalyzer {
         // The final response.
         c.open.remove(at: openIndex)
         c.answered.insert(id, action: req.action)
-        if Self.isTypedSlot(req.action), c.activeSlot[req.action] == id { c.activeSlot[req.action] = nil }
+        if req.kind.isTypedSlot, c.activeSlot[req.action] == id { c.activeSlot[req.action] = nil }
         let elapsed = m.time - req.sent
         latency.record(action: req.action, nanos: elapsed, correlationId: id, connection: c.id, record: req.record)
         let timeout = configuration.timeouts.milliseconds(for: req.action)
@@ -55,16 +55,16 @@ extension SessionAnalyzer {
         }
         if isBusy { busyAnswer(&c, slot: req.action, m, step: step) }
         if m.errorRecoverable == false, m.status != .success {
-            c.lastFatal[req.action] = (id, m.record)
+            c.lastFatal[req.action, req.kind] = (id, m.record)
         }
         guard m.status == .success else { return }
-        c.lastSuccess[req.action] = SuccessInfo(id: id, dataKey: req.dataKey, sent: req.sent, record: m.record)
-        switch req.action {
-        case Action.documentCapture.rawValue:
+        c.lastSuccess[req.action, req.kind] = SuccessInfo(id: id, dataKey: req.dataKey, sent: req.sent, record: m.record)
+        switch req.kind {
+        case .documentCapture:
             if let side = req.side { c.capturedSides.insert(side) }
-        case Action.capabilityQuery.rawValue:
+        case .capabilityQuery:
             capabilityAnswer(&c, m, step: step)
-        case Action.selfieCapture.rawValue:
+        case .selfieCapture:
             if let a = m.dataString("encryptedBlob"), let b = m.dataString("unencryptedBlob"),
                let p = m.dataString("previewImageData"), !a.isEmpty, a == b, b == p {
                 flag(.stubCaptureResult, "selfie \(id): encryptedBlob, unencryptedBlob and previewImageData are the same \(a.utf8.count) base64 bytes")
