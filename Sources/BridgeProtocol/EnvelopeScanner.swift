@@ -40,6 +40,15 @@ public struct EnvelopeScanner: Sendable {
     /// The fields of `bytes` when ``EnvelopeDecoder/decode(_:direction:)`` would return an
     /// envelope with no finding; nil otherwise (use the decoder).
     public mutating func scan(_ b: UnsafeRawBufferPointer, direction: Direction?) -> ScannedEnvelope? {
+        // The envelope's members where they stand first (``scanDirect(_:direction:)``);
+        // the general scan decides whatever that walk does not take.
+        if let direct = scanDirect(b, direction: direction) { return direct }
+        return scanGeneral(b, direction: direction)
+    }
+
+    /// The general scan: every member of the first levels recorded
+    /// (``JSONMemberScanner``), then the envelope read from the record.
+    package mutating func scanGeneral(_ b: UnsafeRawBufferPointer, direction: Direction?) -> ScannedEnvelope? {
         guard b.count > 0, b.count <= limits.maxInputBytes, members.scan(b) else { return nil }
         var k = 0
         while k < b.count, b[k] != UInt8(ascii: "{") {
@@ -150,7 +159,7 @@ public struct EnvelopeScanner: Sendable {
 
     /// The action spelled by `r` and its index in ``Action/known``, the `String` shared
     /// while the table has room; nil when not well formed.
-    private mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> (value: String, known: Int?)? {
+    mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> (value: String, known: Int?)? {
         let base = b.baseAddress! + r.lowerBound
         for entry in actions where entry.bytes.count == r.count {
             if entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, base, r.count) }) == 0 { return (entry.value, entry.known) }

@@ -38,9 +38,23 @@ public enum FuzzHarness {
             }
             if r.isValid && r.envelope == nil { fatalError("isValid without an envelope") }
             if direction == .webToHost { webToHost = r }
+            scannerAgrees(data, direction: direction, decoded: r)
         }
         let bytes = Array(data)
         for v in messageOracles.envelopeRoundTrip(bytes, first: webToHost) { fail(v, bytes) }
+    }
+
+    /// The analyzer's fast path on the same bytes: its direct walk answers only as its
+    /// general scan does, and the scanner answers only where the decoder finds nothing.
+    static func scannerAgrees(_ data: UnsafeRawBufferPointer, direction: Direction, decoded r: DecodeResult) {
+        var direct = EnvelopeScanner(), general = EnvelopeScanner()
+        let g = general.scanGeneral(data, direction: direction)
+        if let d = direct.scanDirect(data, direction: direction), d != g {
+            fatalError("the direct envelope walk read \(d), the general scan \(String(describing: g))")
+        }
+        if let g, !r.findings.isEmpty || r.envelope?.type != g.type {
+            fatalError("the envelope scanner read \(g) where the decoder reports \(r.findings.map(\.slug))")
+        }
     }
 
     /// Host routing: the input is a case file (one message per line, docs/FUZZING.md),

@@ -1,0 +1,114 @@
+import BridgeJSON
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The byte tests of ``EnvelopeScanner/scanDirect(_:direction:)``: each reads at `i` and
+/// moves `i` past what it took, or leaves it and answers no.
+extension EnvelopeScanner {
+    /// Whether the bytes at `i` are `text`; `i` then moves past them.
+    @inline(__always)
+    static func literal(_ b: UnsafeRawBufferPointer, _ i: inout Int, _ text: StaticString) -> Bool {
+        let k = text.utf8CodeUnitCount
+        guard i &+ k <= b.count, memcmp(b.baseAddress! + i, text.utf8Start, k) == 0 else { return false }
+        i &+= k
+        return true
+    }
+
+    /// The message's key at `i` (with its quotes) as its bit in ``Top``.
+    @inline(__always)
+    static func topKey(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt8? {
+        guard i &+ 1 < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+        switch b[i &+ 1] {
+        case UInt8(ascii: "v"): return literal(b, &i, "\"version\"") ? Top.version : nil
+        case UInt8(ascii: "c"): return literal(b, &i, "\"correlationId\"") ? Top.correlationId : nil
+        case UInt8(ascii: "t"):
+            if literal(b, &i, "\"type\"") { return Top.type }
+            return literal(b, &i, "\"timestamp\"") ? Top.timestamp : nil
+        case UInt8(ascii: "p"): return literal(b, &i, "\"payload\"") ? Top.payload : nil
+        default: return nil
+        }
+    }
+
+    /// `payload`'s key at `i`: 1 `action`, 2 `data`, 4 `status`, 8 `error`.
+    @inline(__always)
+    static func payloadKey(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt8? {
+        guard i &+ 1 < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+        switch b[i &+ 1] {
+        case UInt8(ascii: "a"): return literal(b, &i, "\"action\"") ? 1 : nil
+        case UInt8(ascii: "d"): return literal(b, &i, "\"data\"") ? 2 : nil
+        case UInt8(ascii: "s"): return literal(b, &i, "\"status\"") ? 4 : nil
+        case UInt8(ascii: "e"): return literal(b, &i, "\"error\"") ? 8 : nil
+        default: return nil
+        }
+    }
+
+    /// `payload.error`'s key at `i`: 1 `code`, 2 `message`, 4 `recoverable`.
+    @inline(__always)
+    static func errorKey(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt8? {
+        guard i &+ 1 < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+        switch b[i &+ 1] {
+        case UInt8(ascii: "c"): return literal(b, &i, "\"code\"") ? 1 : nil
+        case UInt8(ascii: "m"): return literal(b, &i, "\"message\"") ? 2 : nil
+        case UInt8(ascii: "r"): return literal(b, &i, "\"recoverable\"") ? 4 : nil
+        default: return nil
+        }
+    }
+
+    /// The `:` after a key, with the whitespace around it.
+    @inline(__always)
+    static func colon(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
+        JSONMemberScanner.skipWhitespace(b, &i)
+        guard i < b.count, b[i] == UInt8(ascii: ":") else { return false }
+        i &+= 1
+        JSONMemberScanner.skipWhitespace(b, &i)
+        return true
+    }
+
+    /// After a member's value: `,` (false: another member follows) or `}` (true), with
+    /// the whitespace before it; nil for anything else.
+    @inline(__always)
+    static func memberEnd(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool? {
+        JSONMemberScanner.skipWhitespace(b, &i)
+        guard i < b.count else { return nil }
+        let c = b[i]
+        i &+= 1
+        if c == UInt8(ascii: ",") { return false }
+        if c == UInt8(ascii: "}") { return true }
+        return nil
+    }
+
+    /// A known status at `i`, as a whole string value.
+    @inline(__always)
+    static func status(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Status? {
+        if literal(b, &i, "\"success\"") { return .success }
+        if literal(b, &i, "\"error\"") { return .error }
+        if literal(b, &i, "\"acknowledged\"") { return .acknowledged }
+        if literal(b, &i, "\"cancelled\"") { return .cancelled }
+        if literal(b, &i, "\"unsupported\"") { return .unsupported }
+        return nil
+    }
+
+    /// Epoch milliseconds at `i`: a JSON integer of digits only (no sign, fraction,
+    /// exponent or leading zero), at most 19 digits and `maxBytes`, that fits in
+    /// `Int64` and is at least ``secondsThreshold``.
+    @inline(__always)
+    static func milliseconds(_ b: UnsafeRawBufferPointer, _ i: inout Int, maxBytes: Int) -> Int64? {
+        let start = i
+        var j = i, v: Int64 = 0
+        guard j < b.count, b[j] >= UInt8(ascii: "1"), b[j] <= UInt8(ascii: "9") else { return nil }
+        while j < b.count, b[j] >= UInt8(ascii: "0"), b[j] <= UInt8(ascii: "9") {
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(Int64(b[j] &- UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            v = s
+            j &+= 1
+        }
+        if j < b.count, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: "e") || b[j] == UInt8(ascii: "E") { return nil }
+        guard j - start <= 19, j - start <= maxBytes, v >= secondsThreshold else { return nil }
+        i = j
+        return v
+    }
+}
