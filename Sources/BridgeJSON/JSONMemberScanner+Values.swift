@@ -3,16 +3,6 @@
 /// every other value to ``scanValue(_:at:depth:)``, which checks it as ``scan(_:)``
 /// would (grammar, limits, duplicate keys) without recording anything.
 extension JSONMemberScanner {
-    /// Moves `i` past JSON whitespace (space, tab, LF, CR).
-    @inline(__always)
-    package static func skipWhitespace(_ b: UnsafeRawBufferPointer, _ i: inout Int) {
-        while i < b.count {
-            let c = b[i]
-            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
-            i &+= 1
-        }
-    }
-
     /// Checks the value at `i` as a member value inside `depth` levels of containers
     /// (an object there is at level `depth + 1`): true when ``scan(_:)`` would accept
     /// it there (valid, within the limits, no duplicate keys), and `i` is then just past

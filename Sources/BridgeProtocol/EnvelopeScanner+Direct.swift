@@ -29,13 +29,13 @@ extension EnvelopeScanner {
               limits.maxStringBytes >= 16 else { return nil }  // the envelope's keys and words fit
         var i = 0
         var seen: UInt8 = 0, count = 0
-        var type: MessageType?, id: Range<Int>?, timestamp: Int64?
+        var type: Int?, id: Range<Int>?, timestamp: Int64?
         var payload = DirectPayload()
-        JSONMemberScanner.skipWhitespace(b, &i)
+        Self.skipWhitespace(b, &i)
         guard i < n, b[i] == UInt8(ascii: "{") else { return nil }
         i &+= 1
         while true {
-            JSONMemberScanner.skipWhitespace(b, &i)
+            Self.skipWhitespace(b, &i)
             guard let bit = Self.topKey(b, &i), seen & bit == 0, Self.colon(b, &i) else { return nil }
             seen |= bit
             switch bit {
@@ -45,10 +45,8 @@ extension EnvelopeScanner {
                 guard let r = members.plainString(b, at: &i), !r.isEmpty else { return nil }
                 id = r
             case Top.type:
-                if Self.literal(b, &i, "\"event\"") { type = .event }
-                else if Self.literal(b, &i, "\"request\"") { type = .request }
-                else if Self.literal(b, &i, "\"response\"") { type = .response }
-                else { return nil }
+                guard let t = Self.known(b, &i, Self.quotedTypes) else { return nil }
+                type = t
             case Top.timestamp:
                 guard let t = Self.milliseconds(b, &i, maxBytes: limits.maxNumberBytes) else { return nil }
                 timestamp = t
@@ -59,12 +57,14 @@ extension EnvelopeScanner {
             guard count <= limits.maxMembers, let end = Self.memberEnd(b, &i) else { return nil }
             if end { break }
         }
-        JSONMemberScanner.skipWhitespace(b, &i)
+        Self.skipWhitespace(b, &i)
         guard i == n, seen == Top.all, let type, let id, let timestamp, let action = payload.action else { return nil }
-        if type == .request && direction == .hostToWeb || type == .response && direction == .webToHost { return nil }
+        let isResponse = type == Self.responseIndex
+        if type == Self.requestIndex && direction == .hostToWeb || isResponse && direction == .webToHost { return nil }
         // `payload`'s rules, as the general path's.
-        if type == .response {
-            guard let status = payload.status else { return nil }
+        if isResponse {
+            guard let s = payload.status else { return nil }
+            let status = Status.known[s]
             if payload.error {
                 guard status != .success, payload.errorCode != nil, payload.errorRecoverable != nil else { return nil }
             } else if status.requiresError {
@@ -73,11 +73,10 @@ extension EnvelopeScanner {
         } else if payload.status != nil || payload.error {
             return nil
         }
-        var out = ScannedEnvelope(type: type, correlationId: id, action: action.value, timestamp: timestamp)
+        var out = ScannedEnvelope(typeIndex: type, correlationId: id, action: action.value, timestamp: timestamp)
         out.actionBytes = payload.actionBytes
         out.knownActionIndex = action.known
-        out.status = payload.status
-        out.errorCode = payload.errorCode
+        out.setKnown(status: payload.status, errorCode: payload.errorCode)
         out.errorRecoverable = payload.errorRecoverable
         out.data = payload.data
         return out
@@ -88,10 +87,12 @@ extension EnvelopeScanner {
         var action: (value: String, known: Int?)?
         var actionBytes = 0..<0
         var data: Range<Int>?
-        var status: Status?
+        /// The index of `status` in ``Status/known``.
+        var status: Int?
         /// Whether `error` was there (and complete: message, code, recoverable).
         var error = false
-        var errorCode: ErrorCode?
+        /// The index of `error.code` in ``ErrorCode/known``.
+        var errorCode: Int?
         var errorRecoverable: Bool?
     }
 
@@ -107,7 +108,7 @@ extension EnvelopeScanner {
         i &+= 1
         var seen: UInt8 = 0, count = 0
         while true {
-            JSONMemberScanner.skipWhitespace(b, &i)
+            Self.skipWhitespace(b, &i)
             guard let bit = Self.payloadKey(b, &i), seen & bit == 0, Self.colon(b, &i) else { return false }
             seen |= bit
             switch bit {
@@ -124,7 +125,7 @@ extension EnvelopeScanner {
                     return false
                 }
             case 4:
-                guard let s = Self.status(b, &i) else { return false }
+                guard let s = Self.known(b, &i, Self.quotedStatuses) else { return false }
                 p.status = s
             default:
                 guard readError(b, &i, into: &p) else { return false }
@@ -141,13 +142,13 @@ extension EnvelopeScanner {
         i &+= 1
         var seen: UInt8 = 0, count = 0
         while true {
-            JSONMemberScanner.skipWhitespace(b, &i)
+            Self.skipWhitespace(b, &i)
             guard let bit = Self.errorKey(b, &i), seen & bit == 0, Self.colon(b, &i) else { return false }
             seen |= bit
             switch bit {
             case 1:
                 guard let r = members.plainString(b, at: &i),
-                      let code = ErrorCode.known.first(where: { Self.equals(b, r, $0.rawValue) }) else { return false }
+                      let code = ErrorCode.known.firstIndex(where: { Self.equals(b, r, $0.rawValue) }) else { return false }
                 p.errorCode = code
             case 2:
                 guard i < b.count, b[i] == UInt8(ascii: "\""), members.scanValue(b, at: &i, depth: 3) else { return false }

@@ -26,6 +26,10 @@ public struct EnvelopeScanner: Sendable {
     var members: JSONMemberScanner
     /// Interned actions: their bytes, their shared `String`, their index in ``Action/known``.
     var actions: [(bytes: [UInt8], value: String, known: Int?)] = []
+    /// Per interned action, its length and its first eight bytes (zero-padded): the
+    /// search compares these plain numbers (iterating ``actions`` itself retained and
+    /// released an array and a string per entry, twice per message when pipelined).
+    var actionHeads: [(count: Int, head: UInt64)] = []
 
     /// Actions kept as shared strings; past this, each new action is a new `String`. 64.
     public static let maxInternedActions = 64
@@ -157,17 +161,36 @@ public struct EnvelopeScanner: Sendable {
         }
     }
 
+    /// The first eight bytes of `bytes` as a number, zero-padded.
+    static func head(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var v: UInt64 = 0
+        withUnsafeMutableBytes(of: &v) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(8))) }
+        return v
+    }
+
     /// The action spelled by `r` and its index in ``Action/known``, the `String` shared
     /// while the table has room; nil when not well formed.
     mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> (value: String, known: Int?)? {
         let base = b.baseAddress! + r.lowerBound
-        for entry in actions where entry.bytes.count == r.count {
-            if entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, base, r.count) }) == 0 { return (entry.value, entry.known) }
+        let head = Self.head(UnsafeRawBufferPointer(rebasing: b[r]))
+        let found = actionHeads.withUnsafeBufferPointer { heads -> Int? in
+            for k in heads.indices where heads[k].count == r.count && heads[k].head == head {
+                if r.count <= 8 { return k }
+                let same = actions.withUnsafeBufferPointer { a in
+                    a[k].bytes.withUnsafeBytes { memcmp($0.baseAddress! + 8, base + 8, r.count - 8) == 0 }
+                }
+                if same { return k }
+            }
+            return nil
         }
+        if let found { return actions.withUnsafeBufferPointer { ($0[found].value, $0[found].known) } }
         let value = String(decoding: UnsafeRawBufferPointer(rebasing: b[r]), as: UTF8.self)
         guard Action(rawValue: value).isWellFormed else { return nil }
         let known = Action.known.firstIndex(of: Action(rawValue: value))
-        if actions.count < Self.maxInternedActions { actions.append((Array(b[r]), value, known)) }
+        if actions.count < Self.maxInternedActions {
+            actions.append((Array(b[r]), value, known))
+            actionHeads.append((r.count, head))
+        }
         return (value, known)
     }
 }

@@ -39,6 +39,23 @@ public struct ScannedEnvelope: Sendable, Hashable {
         self.timestamp = timestamp
     }
 
+    /// A scan whose type is `MessageType.known[typeIndex]` (no search of the known
+    /// values: ``EnvelopeScanner/scanDirect(_:direction:)``).
+    init(typeIndex: Int, correlationId: Range<Int>, action: String, timestamp: Int64) {
+        self.typeIndex = UInt8(typeIndex)
+        idStart = UInt32(correlationId.lowerBound)
+        idEnd = UInt32(correlationId.upperBound)
+        self.action = action
+        self.timestamp = timestamp
+    }
+
+    /// Sets ``status`` to `Status.known[index]` (nil: none) and ``errorCode`` to
+    /// `ErrorCode.known[code]`, by index.
+    mutating func setKnown(status index: Int?, errorCode code: Int?) {
+        statusIndex = index.map { UInt8($0 + 1) } ?? 0
+        errorCodeIndex = code.map { UInt8($0 + 1) } ?? 0
+    }
+
     /// `type` (one of ``MessageType/known``; the scanner sets no other).
     public internal(set) var type: MessageType {
         get { MessageType.known[Int(typeIndex)] }
