@@ -29,6 +29,11 @@ enum DataMemberReader {
         }
     }
 
+    static func string(_ key: String, in b: UnsafeRawBufferPointer) -> Answer {
+        var want = key
+        return want.withUTF8 { k in read(k, in: b) }
+    }
+
     static func read(_ key: UnsafeBufferPointer<UInt8>, in b: UnsafeRawBufferPointer) -> Answer {
         var i = space(b, 0)
         guard i < b.count, b[i] == UInt8(ascii: "{") else { return .undecided }

@@ -23,7 +23,7 @@ struct RequestData {
 
     /// The data of a message (``MessageFacts/rawData`` or ``MessageFacts/decodedData``):
     /// the two fields, not the facts, which a call would copy whole.
-    init(rawData: ArraySlice<UInt8>?, decodedData: JSONObject?) {
+    init(rawData: UnsafeRawBufferPointer?, decodedData: JSONObject?) {
         if let raw = rawData {
             storage = .raw(ArraySlice(Array(raw)))
         } else if let decoded = decodedData {

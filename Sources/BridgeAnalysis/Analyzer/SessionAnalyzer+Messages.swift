@@ -20,8 +20,12 @@ struct MessageFacts {
     }
     /// The id as decoded (slow path), or as set.
     var decodedID: String?
-    /// The id's bytes between its quotes (fast path: valid UTF-8 without escapes).
-    var rawID: ArraySlice<UInt8>?
+    /// The id's bytes between its quotes (fast path: valid UTF-8 without escapes). Like
+    /// ``rawData``, it points into the message's bytes, valid while the message is
+    /// analysed (``SessionAnalyzer/scannedMessage(_:_:time:direction:record:slot:)``):
+    /// what is kept past it is copied. Pointers, not slices: a slice retained and
+    /// released the reader's buffer, shared with the reading thread, twice per message.
+    var rawID: UnsafeRawBufferPointer?
     /// The longest id kept, in bytes (``AnalyzerLimits/maxIdentifierBytes``).
     var idLimit = Int.max
     var action: String?
@@ -35,7 +39,7 @@ struct MessageFacts {
     var decodedData: JSONObject?
     /// The bytes of `payload.data` found by ``EnvelopeScanner`` (fast path): parsed only
     /// when a rule reads them.
-    var rawData: ArraySlice<UInt8>?
+    var rawData: UnsafeRawBufferPointer?
     var timestamp: Int64?
     var time: Int64
     var record: Int
@@ -45,7 +49,7 @@ struct MessageFacts {
     /// it is a valid object without duplicate keys), else the decoded object.
     var data: JSONObject? {
         guard let rawData else { return decodedData }
-        guard case .object(let o)? = try? JSONParser().parse(bytes: rawData).value else { return nil }
+        guard case .object(let o)? = try? JSONParser().parse(rawData).value else { return nil }
         return o
     }
 }
@@ -70,23 +74,43 @@ extension SessionAnalyzer {
     /// `scanned`: the scanner's answer for these bytes, when the caller has it already.
     mutating func message(time: Int64, direction: Direction, connection: String, bytes: ArraySlice<UInt8>, record: Int,
                           scanned: ScannedEnvelope? = nil) {
-        // A `let`: the closure below then captures it by value, and passes it on without
-        // a copy (a captured `var` was copied, eight references retained, per call).
-        let facts: MessageFacts
         if let s = scanned ?? (usesEnvelopeScanner ? bytes.withUnsafeBytes({ scanner.scan($0, direction: direction) }) : nil) {
             // The plain case: the decoder would find nothing; read only what the rules use.
-            let base = bytes.startIndex
-            facts = MessageFacts(type: s.type, rawID: bytes[(base + s.correlationId.lowerBound)..<(base + s.correlationId.upperBound)],
+            bytes.withUnsafeBytes { b in
+                scannedMessage(s, b, time: time, direction: direction, record: record, slot: slot(connection, time: time))
+            }
+        } else {
+            // A `let`: the closure of ``connectionMessage(_:slot:)`` then captures it by
+            // value, and passes it on without a copy.
+            let facts = decodeInFull(time: time, direction: direction, connection: connection, bytes: bytes, record: record)
+            connectionMessage(facts, slot: slot(connection, time: time))
+        }
+    }
+
+    /// A message whose connection is already at `slot` and whose envelope was scanned
+    /// (``feedMessage(time:direction:connectionBytes:bytes:record:scanned:)``).
+    mutating func message(time: Int64, direction: Direction, slot: Int, bytes: ArraySlice<UInt8>, record: Int,
+                          scanned s: ScannedEnvelope) {
+        bytes.withUnsafeBytes { b in scannedMessage(s, b, time: time, direction: direction, record: record, slot: slot) }
+    }
+
+    /// The session rules for the scanned message `b` of the connection at `slot`; the
+    /// facts point into `b`, valid for the call.
+    mutating func scannedMessage(_ s: ScannedEnvelope, _ b: UnsafeRawBufferPointer, time: Int64, direction: Direction,
+                                 record: Int, slot: Int) {
+        let facts = MessageFacts(type: s.type, rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
                                  idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action),
                                  kind: ActionKind(knownIndex: s.knownActionIndex), status: s.status,
                                  errorCode: s.errorCode, errorRecoverable: s.errorRecoverable,
-                                 rawData: s.data.map { bytes[(base + $0.lowerBound)..<(base + $0.upperBound)] },
+                                 rawData: s.data.map { UnsafeRawBufferPointer(rebasing: b[$0]) },
                                  timestamp: s.timestamp, time: time, record: record, direction: direction)
-        } else {
-            facts = decodeInFull(time: time, direction: direction, connection: connection, bytes: bytes, record: record)
-        }
+        connectionMessage(facts, slot: slot)
+    }
 
-        withConnection(connection, time: time) { a, c in
+    /// The session rules for a message of the connection at `slot`.
+    mutating func connectionMessage(_ facts: MessageFacts, slot: Int) {
+        let time = facts.time, direction = facts.direction
+        withConnection(at: slot) { a, c in
             c.lastTime = Swift.max(c.lastTime, time)
             if direction == .webToHost { c.webMessages += 1 } else if direction == .hostToWeb { c.hostMessages += 1 }
             a.checkTimestamp(&c, facts)

@@ -31,6 +31,8 @@ public struct SessionAnalyzer: Sendable {
     var connections: [ConnectionState] = []
     var connectionIndex: [String: Int] = [:]
     var connectionOrder: [String] = []
+    /// Short connection names as numbers, with their index in ``connections``.
+    var connectionKeys = ConnectionKeys()
     var findings: [ReportFinding] = []
     var ruleCounts: [RuleID: Int] = [:]
     var latency: LatencyRecorder
@@ -79,6 +81,29 @@ public struct SessionAnalyzer: Sendable {
         summary.messages += 1
         summary.bytes += Int64(bytes.count)
         message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: record, scanned: scanned)
+    }
+
+    /// ``feedMessage(time:direction:connection:bytes:record:scanned:)`` with the
+    /// connection named by its bytes (a record line's `conn`): a name seen before, of at
+    /// most 16 bytes, is found by two numbers (``ConnectionKeys``), with no `String`
+    /// made or compared.
+    mutating func feedMessage(time: Int64, direction: Direction, connectionBytes name: UnsafeRawBufferPointer,
+                              bytes: ArraySlice<UInt8>, record: Int, scanned: ScannedEnvelope?) {
+        if let scanned, let slot = connectionKeys.slot(of: name) {
+            guard countRecord(at: time) else { return }
+            summary.messages += 1
+            summary.bytes += Int64(bytes.count)
+            message(time: time, direction: direction, slot: slot, bytes: bytes, record: record, scanned: scanned)
+            return
+        }
+        let connection = String(decoding: name, as: UTF8.self)
+        feedMessage(time: time, direction: direction, connection: connection, bytes: bytes, record: record, scanned: scanned)
+        // Remembered once the name has a connection of its own (not the overflow's), and
+        // while clipping leaves it as it is.
+        if name.count <= Swift.min(ConnectionKeys.maxNameBytes, configuration.limits.maxIdentifierBytes),
+           let slot = connectionIndex[connection] {
+            connectionKeys.add(name, slot: slot)
+        }
     }
 
     /// Counts a record at `time` in the summary; false (nothing counted) once finished.
