@@ -62,6 +62,9 @@ public struct ScannedEnvelope: Sendable, Hashable {
         set { typeIndex = Self.typeIndex(newValue) }
     }
 
+    /// The index of ``type`` in ``MessageType/known`` (read without comparing strings).
+    public var knownTypeIndex: Int { Int(typeIndex) }
+
     static func typeIndex(_ type: MessageType) -> UInt8 {
         guard let k = MessageType.known.firstIndex(of: type) else { preconditionFailure("ScannedEnvelope holds a known type, not \(type)") }
         return UInt8(k)

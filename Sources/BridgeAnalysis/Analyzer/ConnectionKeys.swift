@@ -29,10 +29,14 @@ struct ConnectionKeys {
         keys.append((low, high, name.count, slot))
     }
 
-    /// The name's bytes, zero-padded to 16, as two numbers.
+    /// The name's bytes (at most 16), zero-padded to 16, as two little-endian numbers.
+    @inline(__always)
     static func numbers(_ name: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        var pair: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &pair) { $0.copyMemory(from: name) }
-        return pair
+        var low: UInt64 = 0, high: UInt64 = 0
+        for k in 0..<Swift.min(name.count, 8) { low |= UInt64(name[k]) << (k &* 8) }
+        if name.count > 8 {
+            for k in 8..<Swift.min(name.count, 16) { high |= UInt64(name[k]) << ((k &- 8) &* 8) }
+        }
+        return (low, high)
     }
 }

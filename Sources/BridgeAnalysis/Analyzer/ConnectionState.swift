@@ -58,7 +58,7 @@ struct ConnectionState {
     var open: [String: OpenRequest] = [:]
     var answered: RecentIDs
     /// Active request per typed slot action.
-    var activeSlot: [String: String] = [:]
+    var activeSlot = ActionMemory<String>()
     var busyTimes: [String: [Int64]] = [:]
     var inBusyStorm: Set<String> = []
     var overPendingLimit = false
@@ -88,16 +88,16 @@ struct ConnectionState {
     var lastOtherTimestamp: [Direction: Int64] = [:]
 
     /// The last envelope timestamp sent in `direction`.
-    subscript(lastTimestamp direction: Direction) -> Int64? {
+    subscript(lastTimestamp direction: Direction, way: MessageWay) -> Int64? {
         get {
-            if direction == .webToHost { return lastWebTimestamp }
-            if direction == .hostToWeb { return lastHostTimestamp }
+            if way == .webToHost { return lastWebTimestamp }
+            if way == .hostToWeb { return lastHostTimestamp }
             return lastOtherTimestamp[direction]
         }
         set {
-            if direction == .webToHost {
+            if way == .webToHost {
                 lastWebTimestamp = newValue
-            } else if direction == .hostToWeb {
+            } else if way == .hostToWeb {
                 lastHostTimestamp = newValue
             } else {
                 lastOtherTimestamp[direction] = newValue

@@ -126,6 +126,8 @@ struct LatencyRecorder {
     }
 
     var actions: [String: PerAction] = [:]
+    /// Where each known action is in ``actions`` (valid until a key is inserted).
+    private var indexByKind = ActionMemory<Dictionary<String, PerAction>.Index>()
     let keepSlowest: Int
     let maxActions: Int
 
@@ -143,14 +145,19 @@ struct LatencyRecorder {
     }
 
     /// Records one request's latency (negative values, from clock skew, count as 0).
-    mutating func record(action: String, nanos: Int64, correlationId: String, connection: String, record: Int) {
+    mutating func record(action: String, kind: ActionKind = .other, nanos: Int64, correlationId: String, connection: String,
+                         record: Int) {
         let micros = Swift.max(0, nanos / 1_000)
         let sample = LatencySample(correlationId: correlationId, connection: connection, micros: micros, record: record)
-        // Mutated in place through the dictionary, so the histogram is never copied.
-        if let i = actions.index(forKey: action) {
+        // Mutated in place through the dictionary, so the histogram is never copied. A
+        // known action's place is remembered (no hashing); inserting a key moves places.
+        let known = kind == .other ? nil : indexByKind[action, kind]
+        if let i = known ?? actions.index(forKey: action) {
             actions.values[i].add(sample, keepSlowest: keepSlowest, sampling: sampling)
+            if kind != .other, known == nil { indexByKind[action, kind] = i }
             return
         }
+        indexByKind.removeAll()
         let key = actions.count < maxActions ? action : Self.otherActions
         actions[key, default: PerAction()].add(sample, keepSlowest: keepSlowest, sampling: sampling)
     }

@@ -14,8 +14,8 @@ extension SessionAnalyzer {
                                correlationId: m.id, time: m.time))
             step.findings.append(rule)
         }
-        if m.direction == .hostToWeb {
-            switch m.kind {
+        if m.way == .hostToWeb {
+            switch m.actionKind {
             case .hostReady:
                 c.hostReadyCount += 1
                 if c.hostReadyCount == 1 {
@@ -52,8 +52,8 @@ extension SessionAnalyzer {
                 step.detail = m.dataString("reason")
             default: break
             }
-        } else if m.direction == .webToHost {
-            switch m.kind {
+        } else if m.way == .webToHost {
+            switch m.actionKind {
             case .journeyStarted:
                 // A new journey on the same page (a WebView reused) asks again: its first
                 // requests repeat the last journey's on purpose, not for lack of an answer.

@@ -5,6 +5,9 @@ import BridgeProtocol
 /// not decode, from what could be read of it.
 struct MessageFacts {
     var type: MessageType?
+    /// ``type`` and ``direction`` as numbers, for the tests made per message.
+    var kind: MessageKind
+    var way: MessageWay
     /// `correlationId` (clipped to `maxIdentifierBytes`): made from ``rawID`` on each use
     /// when the scanner read the message, so an event, whose id is seldom read, makes no
     /// `String` (59% of a field session's messages; a UUID id is a heap allocation).
@@ -30,7 +33,7 @@ struct MessageFacts {
     var idLimit = Int.max
     var action: String?
     /// ``action``'s kind, for the rules that tell actions apart.
-    var kind = ActionKind.other
+    var actionKind = ActionKind.other
     var status: Status?
     /// `payload.error.code` and `.recoverable`, when the error object is complete.
     var errorCode: ErrorCode?
@@ -98,9 +101,10 @@ extension SessionAnalyzer {
     /// facts point into `b`, valid for the call.
     mutating func scannedMessage(_ s: ScannedEnvelope, _ b: UnsafeRawBufferPointer, time: Int64, direction: Direction,
                                  record: Int, slot: Int) {
-        let facts = MessageFacts(type: s.type, rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
+        let facts = MessageFacts(type: s.type, kind: MessageKind(knownIndex: s.knownTypeIndex), way: MessageWay(direction),
+                                 rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
                                  idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action),
-                                 kind: ActionKind(knownIndex: s.knownActionIndex), status: s.status,
+                                 actionKind: ActionKind(knownIndex: s.knownActionIndex), status: s.status,
                                  errorCode: s.errorCode, errorRecoverable: s.errorRecoverable,
                                  rawData: s.data.map { UnsafeRawBufferPointer(rebasing: b[$0]) },
                                  timestamp: s.timestamp, time: time, record: record, direction: direction)
@@ -109,17 +113,17 @@ extension SessionAnalyzer {
 
     /// The session rules for a message of the connection at `slot`.
     mutating func connectionMessage(_ facts: MessageFacts, slot: Int) {
-        let time = facts.time, direction = facts.direction
+        let time = facts.time, way = facts.way
         withConnection(at: slot) { a, c in
             c.lastTime = Swift.max(c.lastTime, time)
-            if direction == .webToHost { c.webMessages += 1 } else if direction == .hostToWeb { c.hostMessages += 1 }
+            if way == .webToHost { c.webMessages += 1 } else if way == .hostToWeb { c.hostMessages += 1 }
             a.checkTimestamp(&c, facts)
             // An event is read with or without an id; a request or response needs one (and
             // makes its `String` once here).
-            switch facts.type {
-            case .request? where direction == .webToHost: if let id = facts.id { a.request(&c, id: id, facts) }
-            case .response? where direction == .hostToWeb: if let id = facts.id { a.response(&c, id: id, facts) }
-            case .event?: a.event(&c, facts)
+            switch facts.kind {
+            case .request where way == .webToHost: if let id = facts.id { a.request(&c, id: id, facts) }
+            case .response where way == .hostToWeb: if let id = facts.id { a.response(&c, id: id, facts) }
+            case .event: a.event(&c, facts)
             default: break  // wrong direction or unknown type: the decoder reported it
             }
         }
@@ -130,7 +134,8 @@ extension SessionAnalyzer {
                                record: Int) -> MessageFacts {
         let result = bytes.withUnsafeBytes { decoder.decode($0, direction: direction) }
         let env = result.envelope
-        var facts = MessageFacts(type: env?.type ?? result.partial.type,
+        let type = env?.type ?? result.partial.type
+        var facts = MessageFacts(type: type, kind: MessageKind(type), way: MessageWay(direction),
                                  decodedID: (env?.correlationId ?? result.partial.correlationId).map(clip),
                                  action: (env?.payload.action.rawValue ?? result.partial.action).map(clip),
                                  status: env?.payload.status ?? result.partial.status,
@@ -139,7 +144,7 @@ extension SessionAnalyzer {
                                  timestamp: env?.timestamp ?? result.partial.timestamp,
                                  time: time, record: record, direction: direction)
         if facts.id?.isEmpty == true { facts.id = nil }
-        if let action = facts.action { facts.kind = ActionKind(action) }
+        if let action = facts.action { facts.actionKind = ActionKind(action) }
         if env == nil { summary.undecodable += 1 }
         for f in result.findings {
             var rf = ReportFinding(rule: f.rule, message: f.message, connection: connection, records: [record],
@@ -153,8 +158,8 @@ extension SessionAnalyzer {
     mutating func checkTimestamp(_ c: inout ConnectionState, _ m: MessageFacts) {
         // Seconds-looking values are `timestamp-in-seconds` already; they do not count here.
         guard let ts = m.timestamp, ts >= Self.secondsThreshold else { return }
-        defer { c[lastTimestamp: m.direction] = ts }
-        guard let previous = c[lastTimestamp: m.direction],
+        defer { c[lastTimestamp: m.direction, m.way] = ts }
+        guard let previous = c[lastTimestamp: m.direction, m.way],
               previous - ts > configuration.timestampToleranceMilliseconds else { return }
         let side = m.direction == .webToHost ? "web" : "host"
         emit(ReportFinding(rule: .timestampRegression,
@@ -189,13 +194,13 @@ extension SessionAnalyzer {
                                correlationId: id, time: m.time))
             stepRules.append(rule)
         }
-        if m.kind == .capabilityQuery {
+        if m.actionKind == .capabilityQuery {
             c.querySent = true
         } else if !c.querySent, !c.reportedCaptureBeforeQuery {
             c.reportedCaptureBeforeQuery = true
             flag(.captureBeforeQuery, "\(action) (\(id)) was requested before any capability.query")
         }
-        if let (capID, info) = c.capability(for: action, kind: m.kind) {
+        if let (capID, info) = c.capability(for: action, kind: m.actionKind) {
             if info.supported == false {
                 flag(.unsupportedCapabilityRequested, "\(action) (\(id)) requested, but the latest capability.query reported \(capID) supported: false")
             }
@@ -203,22 +208,22 @@ extension SessionAnalyzer {
                 flag(.captureDespiteDeniedPermission, "\(action) (\(id)) requested, but the latest capability.query reported \(capID) permissionState \"\(p)\"")
             }
         }
-        if !c.lastFatal.isEmpty, let fatal = c.lastFatal.removeValue(for: action, kind: m.kind) {
+        if !c.lastFatal.isEmpty, let fatal = c.lastFatal.removeValue(for: action, kind: m.actionKind) {
             flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
         }
         let dataKey = RequestData(rawData: m.rawData, decodedData: m.decodedData)
-        if let s = c.lastSuccess.removeValue(for: action, kind: m.kind), m.time - s.sent >= configuration.timeouts.nanoseconds(for: action),
+        if let s = c.lastSuccess.removeValue(for: action, kind: m.actionKind), m.time - s.sent >= configuration.timeouts.nanoseconds(for: action),
            s.dataKey.same(as: dataKey) {
             flag(.responseNotConsumed,
                  "\(action) (\(id)) re-sent with the same data \(Self.millis(m.time - s.sent)) after \(s.id), which the host answered with success (record \(s.record)): the web never saw that answer",
                  [s.record])
         }
         var busyWith: String?
-        if m.kind.isTypedSlot {
-            if let active = c.activeSlot[action], c.open[active] != nil { busyWith = active } else { c.activeSlot[action] = id }
+        if m.actionKind.isTypedSlot {
+            if let active = c.activeSlot[action, m.actionKind], c.open[active] != nil { busyWith = active } else { c.activeSlot[action, m.actionKind] = id }
         }
         var side: String?
-        if m.kind == .documentCapture, let s = m.dataString("side") {
+        if m.actionKind == .documentCapture, let s = m.dataString("side") {
             side = s
             let type = m.dataString("documentType")?.lowercased() ?? ""
             if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
@@ -232,7 +237,7 @@ extension SessionAnalyzer {
         let index = c.addStep(JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
                                           detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules),
                               cap: configuration.limits.maxStepsPerConnection)
-        c.open[id] = OpenRequest(id: id, action: action, kind: m.kind, sent: m.time, record: m.record, stepIndex: index,
+        c.open[id] = OpenRequest(id: id, action: action, kind: m.actionKind, sent: m.time, record: m.record, stepIndex: index,
                                  busyWith: busyWith, dataKey: dataKey, side: side)
         if c.open.count > configuration.maxPendingRequests {
             if !c.overPendingLimit {

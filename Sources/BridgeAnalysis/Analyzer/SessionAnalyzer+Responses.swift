@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BridgeJSON
 import BridgeProtocol
 
@@ -40,9 +45,9 @@ extension SessionAnalyzer {
         // The final response.
         c.open.remove(at: openIndex)
         c.answered.insert(id, action: req.action)
-        if req.kind.isTypedSlot, c.activeSlot[req.action] == id { c.activeSlot[req.action] = nil }
+        if req.kind.isTypedSlot, c.activeSlot[req.action, req.kind] == id { c.activeSlot[req.action, req.kind] = nil }
         let elapsed = m.time - req.sent
-        latency.record(action: req.action, nanos: elapsed, correlationId: id, connection: c.id, record: req.record)
+        latency.record(action: req.action, kind: req.kind, nanos: elapsed, correlationId: id, connection: c.id, record: req.record)
         let timeout = configuration.timeouts.milliseconds(for: req.action)
         if elapsed > configuration.timeouts.nanoseconds(for: req.action) {
             flag(.lateResponse, "\(req.action) (\(id)) answered after \(Self.millis(elapsed)), past the \(timeout) ms timeout")
@@ -73,6 +78,12 @@ extension SessionAnalyzer {
         }
     }
 
+    /// Whether two byte strings are equal (one `memcmp`; `elementsEqual` of a buffer and
+    /// a slice went byte by byte).
+    static func same(_ a: UnsafeRawBufferPointer, _ b: ArraySlice<UInt8>) -> Bool {
+        a.count == b.count && b.withUnsafeBytes { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 }
+    }
+
     mutating func busyAnswer(_ c: inout ConnectionState, slot: String, _ m: MessageFacts, step: Int?) {
         let window = configuration.busyStormWindowMilliseconds * 1_000_000
         var times = c.busyTimes[slot] ?? []
@@ -98,7 +109,7 @@ extension SessionAnalyzer {
     /// A successful capability.query answer: remember it, and flag a change that no
     /// lifecycle event explains (`host-reinit`).
     mutating func capabilityAnswer(_ c: inout ConnectionState, _ m: MessageFacts, step: Int?) {
-        if let raw = m.rawData, let last = c.lastCapabilityData, raw.elementsEqual(last) {
+        if let raw = m.rawData, let last = c.lastCapabilityData, Self.same(raw, last) {
             // The same bytes as the last answer: the same capabilities and signature.
             c.lifecycleSinceQuery = false
             return
