@@ -42,7 +42,7 @@ extension JSONReportRenderer {
             s.member("findingsOmitted", num(r.findingsOmitted), indent: 4)
             s.member("latency", .array(r.latency.map(latency)), indent: 4)
             s.key("connections", indent: 4)
-            try objects(r.connections, indent: 6) { s.value(connection($0), indent: 8) }
+            try objects(r.connections, indent: 6) { write(connection: $0, indent: 8, into: &s) }
             s.end(last: true)
             s.close("}", indent: 4)
         }

@@ -52,7 +52,8 @@ struct PrettyJSONStream {
     /// Plain bytes (`[]`, the final newline).
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    private mutating func pad(_ n: Int) {
+    /// `n` spaces.
+    mutating func pad(_ n: Int) {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n))
     }
 }
