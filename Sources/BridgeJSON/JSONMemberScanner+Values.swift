@@ -8,7 +8,7 @@ extension JSONMemberScanner {
     /// it there (valid, within the limits, no duplicate keys), and `i` is then just past
     /// it; false otherwise (`i` unchanged).
     package mutating func scanValue(_ b: UnsafeRawBufferPointer, at i: inout Int, depth: Int) -> Bool {
-        keys.removeAll(keepingCapacity: true)
+        keyCount = 0
         var state = ParserState(bytes: b, limits: limits)
         state.i = i
         do {

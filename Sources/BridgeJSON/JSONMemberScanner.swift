@@ -51,8 +51,12 @@ public struct JSONMemberScanner: Sendable {
     /// The members found by the last successful ``scan(_:)``, in input order, a parent
     /// before its children.
     public private(set) var members: [JSONMemberSpan] = []
-    /// Keys of the objects open during the scan, for the duplicate check.
+    /// Keys of the objects open during the scan, for the duplicate check: the first
+    /// ``keyCount`` entries (the array is overwritten, never shrunk: removing from an
+    /// array goes through its generic `replaceSubrange`, once per object).
     var keys: [Range<Int>] = []
+    /// The keys in use in ``keys``.
+    var keyCount = 0
 
     /// Members per object compared for duplicates; a larger object makes ``scan(_:)``
     /// answer false. 64.
@@ -74,7 +78,7 @@ public struct JSONMemberScanner: Sendable {
     /// otherwise (``members`` is then empty).
     public mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Bool {
         members.removeAll(keepingCapacity: true)
-        keys.removeAll(keepingCapacity: true)
+        keyCount = 0
         var state = ParserState(bytes: bytes, limits: limits)
         do {
             try state.scanDocument(&self)
@@ -101,12 +105,13 @@ public struct JSONMemberScanner: Sendable {
     mutating func addKey(_ key: Range<Int>, of b: UnsafeRawBufferPointer, from: Int) -> Bool {
         let base = b.baseAddress!
         var k = from
-        while k < keys.count {
+        while k < keyCount {
             let other = keys[k]
             if other.count == key.count && memcmp(base + other.lowerBound, base + key.lowerBound, key.count) == 0 { return false }
             k += 1
         }
-        keys.append(key)
+        if keyCount < keys.count { keys[keyCount] = key } else { keys.append(key) }
+        keyCount += 1
         return true
     }
 }

@@ -63,7 +63,7 @@ extension ParserState {
             i += 1
             return
         }
-        let keyBase = s.keys.count
+        let keyBase = s.keyCount
         var count = 0
         while true {
             skipWhitespace()
@@ -96,7 +96,7 @@ extension ParserState {
             i += 1
             if c == UInt8(ascii: ",") { continue }
             if c == UInt8(ascii: "}") {
-                s.keys.removeSubrange(keyBase...)
+                s.keyCount = keyBase
                 return
             }
             throw Self.notScanned

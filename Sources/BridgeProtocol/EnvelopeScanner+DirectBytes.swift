@@ -23,9 +23,24 @@ extension EnvelopeScanner {
     @inline(__always)
     static func literal(_ b: UnsafeRawBufferPointer, _ i: inout Int, _ text: StaticString) -> Bool {
         let k = text.utf8CodeUnitCount
-        guard i &+ k <= b.count, memcmp(b.baseAddress! + i, text.utf8Start, k) == 0 else { return false }
+        guard i &+ k <= b.count, same(b.baseAddress! + i, UnsafeRawPointer(text.utf8Start), k) else { return false }
         i &+= k
         return true
+    }
+
+    /// Whether the `k` bytes at `p` and `q` are equal: two overlapping words for the
+    /// short texts of an envelope (keys and words of up to 16 bytes), `memcmp` past that.
+    @inline(__always)
+    static func same(_ p: UnsafeRawPointer, _ q: UnsafeRawPointer, _ k: Int) -> Bool {
+        if k >= 8 && k <= 16 {
+            return p.loadUnaligned(as: UInt64.self) == q.loadUnaligned(as: UInt64.self)
+                && (p + (k &- 8)).loadUnaligned(as: UInt64.self) == (q + (k &- 8)).loadUnaligned(as: UInt64.self)
+        }
+        if k >= 4 && k < 8 {
+            return p.loadUnaligned(as: UInt32.self) == q.loadUnaligned(as: UInt32.self)
+                && (p + (k &- 4)).loadUnaligned(as: UInt32.self) == (q + (k &- 4)).loadUnaligned(as: UInt32.self)
+        }
+        return memcmp(p, q, k) == 0
     }
 
     /// The message's key at `i` (with its quotes) as its bit in ``Top``.
@@ -99,8 +114,7 @@ extension EnvelopeScanner {
             for k in q.indices {
                 let n = q[k].count
                 guard n <= rest else { continue }
-                let same = q[k].withUnsafeBytes { memcmp(b.baseAddress! + i, $0.baseAddress!, n) == 0 }
-                if same {
+                if q[k].withUnsafeBytes({ Self.same(b.baseAddress! + i, $0.baseAddress!, n) }) {
                     i &+= n
                     return k
                 }

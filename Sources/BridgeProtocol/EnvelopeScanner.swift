@@ -31,6 +31,11 @@ public struct EnvelopeScanner: Sendable {
     /// released an array and a string per entry, twice per message when pipelined).
     var actionHeads: [(count: Int, head: UInt64)] = []
 
+    /// Whether scans carry their action as a `String`; without (a reader that hands its
+    /// scans to another thread, which gives them its own: ``reintern(_:in:)``), a scan's
+    /// ``ScannedEnvelope/action`` is empty and no string is retained per message.
+    public var makesActionStrings = true
+
     /// Actions kept as shared strings; past this, each new action is a new `String`. 64.
     public static let maxInternedActions = 64
     static let secondsThreshold: Int64 = 100_000_000_000
@@ -183,7 +188,10 @@ public struct EnvelopeScanner: Sendable {
             }
             return nil
         }
-        if let found { return actions.withUnsafeBufferPointer { ($0[found].value, $0[found].known) } }
+        if let found {
+            guard makesActionStrings else { return ("", actions.withUnsafeBufferPointer { $0[found].known }) }
+            return actions.withUnsafeBufferPointer { ($0[found].value, $0[found].known) }
+        }
         let value = String(decoding: UnsafeRawBufferPointer(rebasing: b[r]), as: UTF8.self)
         guard Action(rawValue: value).isWellFormed else { return nil }
         let known = Action.known.firstIndex(of: Action(rawValue: value))

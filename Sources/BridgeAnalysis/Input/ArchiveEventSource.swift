@@ -136,6 +136,8 @@ public struct ArchiveEventSource: AnalysisEventSource {
 
         init(_ analyzer: SessionAnalyzer, reader: ArchiveReader, handsOver: Bool) {
             scanner = analyzer.scanner
+            // Scans handed on get their action strings on the other thread.
+            scanner.makesActionStrings = !handsOver
             usesScanner = analyzer.usesEnvelopeScanner
             self.reader = reader
             self.handsOver = handsOver
