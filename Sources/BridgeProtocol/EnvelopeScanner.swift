@@ -167,9 +167,11 @@ public struct EnvelopeScanner: Sendable {
     }
 
     /// The first eight bytes of `bytes` as a number, zero-padded.
+    @inline(__always)
     static func head(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        if bytes.count >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) }
         var v: UInt64 = 0
-        withUnsafeMutableBytes(of: &v) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(8))) }
+        for k in 0..<bytes.count { v |= UInt64(bytes[k]) << (k &* 8) }
         return v
     }
 
@@ -182,7 +184,7 @@ public struct EnvelopeScanner: Sendable {
             for k in heads.indices where heads[k].count == r.count && heads[k].head == head {
                 if r.count <= 8 { return k }
                 let same = actions.withUnsafeBufferPointer { a in
-                    a[k].bytes.withUnsafeBytes { memcmp($0.baseAddress! + 8, base + 8, r.count - 8) == 0 }
+                    a[k].bytes.withUnsafeBytes { Self.same($0.baseAddress! + 8, base + 8, r.count - 8) }
                 }
                 if same { return k }
             }

@@ -104,7 +104,12 @@ struct LatencyRecorder {
 
         /// Records one latency; with `sampling`, in `samples` up to ``LatencyRecorder/maxSamples``.
         mutating func add(_ sample: LatencySample, keepSlowest: Int, sampling: Bool = false) {
-            let micros = sample.micros
+            add(micros: sample.micros, sample, keepSlowest: keepSlowest, sampling: sampling)
+        }
+
+        /// ``add(_:keepSlowest:sampling:)`` of a latency of `micros`, the sample made only
+        /// when it is kept among the slowest (its two strings are not retained per answer).
+        mutating func add(micros: Int64, _ sample: @autoclosure () -> LatencySample, keepSlowest: Int, sampling: Bool = false) {
             if sampling && storedHistogram == nil && samples.count < LatencyRecorder.maxSamples {
                 samples.append(UInt64(micros))
             } else {
@@ -119,7 +124,7 @@ struct LatencyRecorder {
             buckets[LatencyRecorder.bucketBounds.firstIndex { ms <= $0 } ?? LatencyRecorder.bucketBounds.count] += 1
             if keepSlowest > 0, slowest.count < keepSlowest || micros > slowest.last!.micros {
                 let at = slowest.firstIndex { $0.micros < micros } ?? slowest.count
-                slowest.insert(sample, at: at)
+                slowest.insert(sample(), at: at)
                 if slowest.count > keepSlowest { slowest.removeLast() }
             }
         }
@@ -148,18 +153,20 @@ struct LatencyRecorder {
     mutating func record(action: String, kind: ActionKind = .other, nanos: Int64, correlationId: String, connection: String,
                          record: Int) {
         let micros = Swift.max(0, nanos / 1_000)
-        let sample = LatencySample(correlationId: correlationId, connection: connection, micros: micros, record: record)
         // Mutated in place through the dictionary, so the histogram is never copied. A
         // known action's place is remembered (no hashing); inserting a key moves places.
         let known = kind == .other ? nil : indexByKind[action, kind]
         if let i = known ?? actions.index(forKey: action) {
-            actions.values[i].add(sample, keepSlowest: keepSlowest, sampling: sampling)
+            actions.values[i].add(micros: micros, LatencySample(correlationId: correlationId, connection: connection, micros: micros, record: record),
+                                  keepSlowest: keepSlowest, sampling: sampling)
             if kind != .other, known == nil { indexByKind[action, kind] = i }
             return
         }
         indexByKind.removeAll()
         let key = actions.count < maxActions ? action : Self.otherActions
-        actions[key, default: PerAction()].add(sample, keepSlowest: keepSlowest, sampling: sampling)
+        actions[key, default: PerAction()].add(micros: micros, LatencySample(correlationId: correlationId, connection: connection, micros: micros,
+                                                                             record: record),
+                                               keepSlowest: keepSlowest, sampling: sampling)
     }
 
     /// The statistics, sorted by action. A sampling recorder's (a fleet session's) have
