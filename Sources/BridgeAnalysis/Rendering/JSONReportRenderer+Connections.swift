@@ -49,9 +49,9 @@ extension JSONReportRenderer {
         s.string("correlationId", t.correlationId, indent: m)
         s.string("direction", t.direction.rawValue, indent: m)
         s.integer("start", t.start, indent: m)
-        s.lexeme("atMs", Format.ms(micros: (t.start - origin) / 1000), indent: m)
-        s.lexeme("durationMs", t.duration.map { Format.ms(micros: $0 / 1000) }, indent: m)
-        s.lexeme("acknowledgedMs", t.acknowledged.map { Format.ms(micros: ($0 - t.start) / 1000) }, indent: m)
+        s.milliseconds("atMs", micros: (t.start - origin) / 1000, indent: m)
+        s.milliseconds("durationMs", micros: t.duration.map { $0 / 1000 }, indent: m)
+        s.milliseconds("acknowledgedMs", micros: t.acknowledged.map { ($0 - t.start) / 1000 }, indent: m)
         s.string("outcome", t.outcome, indent: m)
         s.string("errorCode", t.errorCode, indent: m)
         s.string("detail", t.detail, indent: m)
@@ -72,7 +72,9 @@ extension PrettyJSONStream {
         pad(indent)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(contentsOf: "\": ".utf8)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
     }
 
     /// A member whose value is a string (or null).
@@ -85,23 +87,68 @@ extension PrettyJSONStream {
     /// A member whose value is an integer.
     mutating func integer(_ key: StaticString, _ value: Int64, indent: Int, last: Bool = false) {
         memberKey(key, indent: indent)
-        bytes.append(contentsOf: String(value).utf8)
+        decimal(value)
         end(last: last)
     }
 
-    /// A member whose value is a number written as `lexeme` (or null).
-    mutating func lexeme(_ key: StaticString, _ lexeme: String?, indent: Int) {
+    /// A member whose value is milliseconds from `micros`, as ``Format/ms(micros:)``
+    /// writes them (or null).
+    mutating func milliseconds(_ key: StaticString, micros: Int64?, indent: Int) {
         memberKey(key, indent: indent)
-        raw(lexeme ?? "null")
+        if let micros {
+            if micros < 0 { bytes.append(UInt8(ascii: "-")) }
+            let m = micros.magnitude
+            decimal(m / 1000)
+            var frac = m % 1000
+            if frac != 0 {
+                bytes.append(UInt8(ascii: "."))
+                var digits = 3
+                while frac % 10 == 0 {
+                    frac /= 10
+                    digits -= 1
+                }
+                var divisor: UInt64 = digits == 3 ? 100 : digits == 2 ? 10 : 1
+                while divisor > 0 {
+                    bytes.append(UInt8(ascii: "0") + UInt8(frac / divisor % 10))
+                    divisor /= 10
+                }
+            }
+        } else {
+            raw("null")
+        }
         end(last: false)
+    }
+
+    /// `value` in decimal, as `String(value)` writes it.
+    mutating func decimal(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        decimal(value.magnitude)
+    }
+
+    /// `value` in decimal.
+    mutating func decimal(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var n = 0
+        var v = value
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[23 - n] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                n += 1
+            } while v > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[(24 - n)...]))
+        }
     }
 
     /// An array of integers on one line (`[]` when empty).
     mutating func scalars(_ values: [Int64]) {
         bytes.append(UInt8(ascii: "["))
         for (i, v) in values.enumerated() {
-            if i > 0 { bytes.append(contentsOf: ", ".utf8) }
-            bytes.append(contentsOf: String(v).utf8)
+            if i > 0 {
+                bytes.append(UInt8(ascii: ","))
+                bytes.append(UInt8(ascii: " "))
+            }
+            decimal(v)
         }
         bytes.append(UInt8(ascii: "]"))
     }
@@ -110,7 +157,10 @@ extension PrettyJSONStream {
     mutating func strings(_ values: [String]) {
         bytes.append(UInt8(ascii: "["))
         for (i, v) in values.enumerated() {
-            if i > 0 { bytes.append(contentsOf: ", ".utf8) }
+            if i > 0 {
+                bytes.append(UInt8(ascii: ","))
+                bytes.append(UInt8(ascii: " "))
+            }
             JSONWriter.writeString(v, into: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))

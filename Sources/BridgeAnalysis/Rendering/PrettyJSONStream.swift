@@ -26,7 +26,8 @@ struct PrettyJSONStream {
     mutating func key(_ key: String, indent: Int) {
         pad(indent + 2)
         JSONWriter.writeString(key, into: &bytes)
-        bytes.append(contentsOf: ": ".utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
     }
 
     /// The start of an element of an array at `indent`.
@@ -46,14 +47,24 @@ struct PrettyJSONStream {
 
     /// What follows a member or element: a comma unless it is the last.
     mutating func end(last: Bool) {
-        bytes.append(contentsOf: (last ? "\n" : ",\n").utf8)
+        if !last { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// Plain bytes (`[]`, the final newline).
-    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
 
     /// `n` spaces.
     mutating func pad(_ n: Int) {
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n))
+        // A slice of spaces is one copy; `repeatElement` went element by element.
+        if n <= Self.spaces.count {
+            bytes.append(contentsOf: Self.spaces[..<n])
+        } else {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n))
+        }
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 }
