@@ -32,8 +32,10 @@ public struct EnvelopeScanner: Sendable {
     var actionHeads: [(count: Int, head: UInt64)] = []
 
     /// Whether scans carry their action as a `String`; without (a reader that hands its
-    /// scans to another thread, which gives them its own: ``reintern(_:in:)``), a scan's
-    /// ``ScannedEnvelope/action`` is empty and no string is retained per message.
+    /// scans to another thread, which gives them its own: ``reintern(_:in:)``), the
+    /// ``ScannedEnvelope/action`` of a scan whose action is not one of ``Action/known``
+    /// is empty. A known action's string is always there: it is the literal, which
+    /// keeps no reference count, so threads share it freely.
     public var makesActionStrings = true
 
     /// Actions kept as shared strings; past this, each new action is a new `String`. 64.
@@ -191,12 +193,16 @@ public struct EnvelopeScanner: Sendable {
             return nil
         }
         if let found {
-            guard makesActionStrings else { return ("", actions.withUnsafeBufferPointer { $0[found].known }) }
-            return actions.withUnsafeBufferPointer { ($0[found].value, $0[found].known) }
+            return actions.withUnsafeBufferPointer { a in
+                // A known action's string is a literal: immortal, shared freely.
+                (makesActionStrings || a[found].known != nil ? a[found].value : "", a[found].known)
+            }
         }
-        let value = String(decoding: UnsafeRawBufferPointer(rebasing: b[r]), as: UTF8.self)
+        var value = String(decoding: UnsafeRawBufferPointer(rebasing: b[r]), as: UTF8.self)
         guard Action(rawValue: value).isWellFormed else { return nil }
         let known = Action.known.firstIndex(of: Action(rawValue: value))
+        // The literal of ``Action/known``: no reference count to keep, on any thread.
+        if let known { value = Action.known[known].rawValue }
         if actions.count < Self.maxInternedActions {
             actions.append((Array(b[r]), value, known))
             actionHeads.append((r.count, head))

@@ -128,10 +128,10 @@ public struct ArchiveEventSource: AnalysisEventSource {
 
         /// The reader it reads (on the pipeline's thread with ``feedPipelined(to:)``).
         let reader: ArchiveReader
-        /// Whether the scans go to another thread: then without their action strings,
-        /// which stay on this one (the analysis interns them again,
-        /// ``EnvelopeScanner/reintern(_:in:)``), so no string's reference count bounces
-        /// between cores.
+        /// Whether the scans go to another thread: then with no action string of this
+        /// thread's (the analysis interns them again, ``EnvelopeScanner/reintern(_:in:)``),
+        /// so no string's reference count bounces between cores; a known action's is its
+        /// literal, which keeps no count and needs no second look.
         let handsOver: Bool
 
         init(_ analyzer: SessionAnalyzer, reader: ArchiveReader, handsOver: Bool) {
@@ -161,7 +161,6 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 let base = run.withUnsafeBytes { Int(bitPattern: $0.baseAddress!) }
                 for i in scans.indices {
                     scans[i].offset &-= base
-                    if handsOver { scans[i].envelope.action = "" }
                 }
                 plain(run, lines, scans)
             })
@@ -198,7 +197,8 @@ public struct ArchiveEventSource: AnalysisEventSource {
             if f.accepted, next < scans.count, scans[next].offset == at {
                 scanned = scans[next].envelope
                 next += 1
-                if reintern { bytes.withUnsafeBytes { analyzer.scanner.reintern(&scanned!, in: $0) } }
+                // A known action comes with its literal string, which any thread may share.
+                if reintern && scanned!.knownActionIndex == nil { bytes.withUnsafeBytes { analyzer.scanner.reintern(&scanned!, in: $0) } }
             }
             // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart again.
             run.withUnsafeBytes { r in
