@@ -230,6 +230,52 @@ struct PlainRecordTests {
         #expect(trusted > 800)
     }
 
+    /// The writer's layout read directly (`canonicalFields`, tried first) against the
+    /// general read of any layout: the same fields and the same `accept` answer on the
+    /// writer's lines, lines that leave the layout (spaces, order, repeats, junk after
+    /// `msg`), and 30,000 mutations of them; and the direct read takes the writer's lines.
+    @Test func theWritersLayoutReadsAsTheGeneralReadReadsIt() {
+        var rng = SeededRandom(seed: 0xCA)
+        func next() -> UInt64 { rng.next() }
+        let bases = Self.lines + [
+            #"{"seq":12,"t":-5,"dir":"h2w","conn":"c 1","msg":{"a":[1,{"b":"}"}]}}"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":"text"}"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":12 }"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{"a":1},"x":2}"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":{"a":1}} x"#,
+            #"{"seq":1,"t":1,"conn":"c1","dir":"w2h","msg":{}}"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c"1","msg":{}}"#,
+            #"{"seq":1,"t":1,"dir":"w2h","conn":"c1","msg":"#,
+        ]
+        let specials: [UInt8] = Array(#"{}[]",:\ 0x-1e."#.utf8) + [0xFF, 0x00, 0x09, 0x0D, 0x7F]
+        var direct = 0
+        for n in 0..<30_000 {
+            var bytes = Array(bases[n % bases.count].utf8)
+            if n >= bases.count {
+                for _ in 0...(next() % 2) where !bytes.isEmpty {
+                    let at = Int(next() % UInt64(bytes.count))
+                    switch next() % 3 {
+                    case 0: bytes[at] = specials[Int(next() % UInt64(specials.count))]
+                    case 1: bytes.insert(specials[Int(next() % UInt64(specials.count))], at: at)
+                    default: if bytes.count > 1 { bytes.remove(at: at) }
+                    }
+                }
+            }
+            bytes.withUnsafeBytes { b in
+                if ArchiveInterpreter.canonicalFields(b) != nil { direct += 1 }
+                let trust = n % 2 == 0
+                let accept: ArchiveInterpreter.PlainAccept = { msg, _, _ in trust && ArchivePayloadEncoding.isVerbatimJSON(msg) }
+                for a in [nil, accept] {
+                    let first = ArchiveInterpreter.plainFields(b, accept: a), general = ArchiveInterpreter.generalFields(b, accept: a)
+                    #expect(first?.msg == general?.msg && first?.seq == general?.seq && first?.time == general?.time
+                            && first?.dir == general?.dir && first?.conn == general?.conn && first?.accepted == general?.accepted,
+                            "\(String(decoding: bytes, as: UTF8.self))")
+                }
+            }
+        }
+        #expect(direct > 3_000)
+    }
+
     /// `plainInteger` (18 digits unchecked, a 19th checked) against `Int64(_:)` on the
     /// edges and on random lexemes of 1 to 20 digits, signed and not, before every kind of
     /// byte that can follow: it reads what the walk (`valueEnd`) would end, and nothing

@@ -55,6 +55,13 @@ extension ArchiveInterpreter {
     /// `accept` gets the message's bytes, the line's and the members read so far (all
     /// but `msg`).
     static func plainFields(_ b: UnsafeRawBufferPointer, accept: PlainAccept? = nil) -> PlainFields? {
+        if let (fields, msg) = canonicalFields(b) { return lastMessage(b, fields, at: msg, accept: accept) }
+        return generalFields(b, accept: accept)
+    }
+
+    /// ``plainFields(_:accept:)`` of a line in any layout: each member found and matched
+    /// in turn.
+    static func generalFields(_ b: UnsafeRawBufferPointer, accept: PlainAccept? = nil) -> PlainFields? {
         var i = RecordLineScanner.skipSpace(b, 0)
         guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
         var seen = 0
@@ -67,7 +74,8 @@ extension ArchiveInterpreter {
             i = RecordLineScanner.skipSpace(b, keyEnd)
             guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
             i = RecordLineScanner.skipSpace(b, i + 1)
-            if let accept, seen == 30, b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["), plainKey(b, key, "msg"),
+            // (A line may end right after the colon: `i` is then past its last byte.)
+            if let accept, seen == 30, i < b.count, b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["), plainKey(b, key, "msg"),
                let tail = tailValue(b, from: i),
                accept(UnsafeRawBufferPointer(rebasing: b[tail]), b, f) {
                 f.msg = tail
@@ -122,6 +130,25 @@ extension ArchiveInterpreter {
             i = RecordLineScanner.skipSpace(b, i + 1)
         }
         return seen == 31 ? f : nil
+    }
+
+    /// `msg`, the last member, whose value starts at `i`, read as the general loop reads
+    /// it after the other four (``canonicalFields(_:)``): taken to the line's closing
+    /// brace when `accept` says so, else walked, and then only `}` may follow.
+    static func lastMessage(_ b: UnsafeRawBufferPointer, _ fields: PlainFields, at i: Int, accept: PlainAccept?) -> PlainFields? {
+        var f = fields
+        if let accept, b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["),
+           let tail = tailValue(b, from: i),
+           accept(UnsafeRawBufferPointer(rebasing: b[tail]), b, f) {
+            f.msg = tail
+            f.accepted = true
+            return f
+        }
+        guard let end = RecordLineScanner.valueEnd(b, i, maxDepth: BridgeArchiveFormat.lineLimits.maxDepth) else { return nil }
+        f.msg = i..<end
+        let close = RecordLineScanner.skipSpace(b, end)
+        guard close < b.count, b[close] == UInt8(ascii: "}"), RecordLineScanner.skipSpace(b, close + 1) == b.count else { return nil }
+        return f
     }
 
     /// From `start` to the line's closing brace, spaces off both ends; nil when the line
