@@ -4,8 +4,7 @@ import BridgeProtocol
 /// The fields of a message the session rules use, from the envelope or, when it did
 /// not decode, from what could be read of it.
 struct MessageFacts {
-    var type: MessageType?
-    /// ``type`` and ``direction`` as numbers, for the tests made per message.
+    /// The message's type and ``direction`` as numbers, for the tests made per message.
     var kind: MessageKind
     var way: MessageWay
     /// `correlationId` (clipped to `maxIdentifierBytes`): made from ``rawID`` on each use
@@ -90,18 +89,11 @@ extension SessionAnalyzer {
         }
     }
 
-    /// A message whose connection is already at `slot` and whose envelope was scanned
-    /// (``feedMessage(time:direction:connectionBytes:bytes:record:scanned:)``).
-    mutating func message(time: Int64, direction: Direction, slot: Int, bytes: ArraySlice<UInt8>, record: Int,
-                          scanned s: ScannedEnvelope) {
-        bytes.withUnsafeBytes { b in scannedMessage(s, b, time: time, direction: direction, record: record, slot: slot) }
-    }
-
     /// The session rules for the scanned message `b` of the connection at `slot`; the
     /// facts point into `b`, valid for the call.
     mutating func scannedMessage(_ s: ScannedEnvelope, _ b: UnsafeRawBufferPointer, time: Int64, direction: Direction,
                                  record: Int, slot: Int) {
-        let facts = MessageFacts(type: s.type, kind: MessageKind(knownIndex: s.knownTypeIndex), way: MessageWay(direction),
+        let facts = MessageFacts(kind: MessageKind(knownIndex: s.knownTypeIndex), way: MessageWay(direction),
                                  rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
                                  idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action),
                                  actionKind: ActionKind(knownIndex: s.knownActionIndex), status: s.status,
@@ -135,7 +127,7 @@ extension SessionAnalyzer {
         let result = bytes.withUnsafeBytes { decoder.decode($0, direction: direction) }
         let env = result.envelope
         let type = env?.type ?? result.partial.type
-        var facts = MessageFacts(type: type, kind: MessageKind(type), way: MessageWay(direction),
+        var facts = MessageFacts(kind: MessageKind(type), way: MessageWay(direction),
                                  decodedID: (env?.correlationId ?? result.partial.correlationId).map(clip),
                                  action: (env?.payload.action.rawValue ?? result.partial.action).map(clip),
                                  status: env?.payload.status ?? result.partial.status,

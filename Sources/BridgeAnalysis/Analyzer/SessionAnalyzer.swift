@@ -89,11 +89,8 @@ public struct SessionAnalyzer: Sendable {
     /// made or compared.
     mutating func feedMessage(time: Int64, direction: Direction, connectionBytes name: UnsafeRawBufferPointer,
                               bytes: ArraySlice<UInt8>, record: Int, scanned: ScannedEnvelope?) {
-        if let scanned, let slot = connectionKeys.slot(of: name) {
-            guard countRecord(at: time) else { return }
-            summary.messages += 1
-            summary.bytes += Int64(bytes.count)
-            message(time: time, direction: direction, slot: slot, bytes: bytes, record: record, scanned: scanned)
+        if let scanned, bytes.withUnsafeBytes({ feedScanned(time: time, direction: direction, connectionBytes: name, message: $0,
+                                                            record: record, scanned: scanned) }) {
             return
         }
         let connection = String(decoding: name, as: UTF8.self)
@@ -104,6 +101,18 @@ public struct SessionAnalyzer: Sendable {
            let slot = connectionIndex[connection] {
             connectionKeys.add(name, slot: slot)
         }
+    }
+
+    /// A scanned message `message` (valid for the call) of a connection whose name is
+    /// kept (``ConnectionKeys``); false, and nothing done, for another connection.
+    mutating func feedScanned(time: Int64, direction: Direction, connectionBytes name: UnsafeRawBufferPointer,
+                              message: UnsafeRawBufferPointer, record: Int, scanned: ScannedEnvelope) -> Bool {
+        guard let slot = connectionKeys.slot(of: name) else { return false }
+        guard countRecord(at: time) else { return true }
+        summary.messages += 1
+        summary.bytes += Int64(message.count)
+        scannedMessage(scanned, message, time: time, direction: direction, record: record, slot: slot)
+        return true
     }
 
     /// Counts a record at `time` in the summary; false (nothing counted) once finished.

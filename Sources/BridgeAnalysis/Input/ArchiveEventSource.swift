@@ -174,6 +174,9 @@ public struct ArchiveEventSource: AnalysisEventSource {
     static func feed(run: ArraySlice<UInt8>, lines: [ArchiveReader.PlainLine], scans: [(offset: Int, envelope: ScannedEnvelope)],
                      reintern: Bool = false, to analyzer: inout SessionAnalyzer, lastTime: inout Int64) {
         var next = 0
+        // One borrow of the run for all its lines: a scanned message goes on as a pointer
+        // into it (a slice retained and released the buffer per message).
+        run.withUnsafeBytes { r in
         for l in lines {
             let f = l.fields
             let line = run.startIndex + l.range.lowerBound
@@ -190,7 +193,8 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 lastTime = f.time
                 continue
             }
-            let bytes = run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)]
+            let msg = UnsafeRawBufferPointer(rebasing: r[(l.range.lowerBound + f.msg.lowerBound)..<(l.range.lowerBound + f.msg.upperBound)])
+            let name = UnsafeRawBufferPointer(rebasing: r[(l.range.lowerBound + f.conn.lowerBound)..<(l.range.lowerBound + f.conn.upperBound)])
             var scanned: ScannedEnvelope?
             let at = l.range.lowerBound + f.msg.lowerBound
             while next < scans.count, scans[next].offset < at { next += 1 }
@@ -198,14 +202,18 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 scanned = scans[next].envelope
                 next += 1
                 // A known action comes with its literal string, which any thread may share.
-                if reintern && scanned!.knownActionIndex == nil { bytes.withUnsafeBytes { analyzer.scanner.reintern(&scanned!, in: $0) } }
+                if reintern && scanned!.knownActionIndex == nil { analyzer.scanner.reintern(&scanned!, in: msg) }
             }
             // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart again.
-            run.withUnsafeBytes { r in
-                let name = UnsafeRawBufferPointer(rebasing: r[(l.range.lowerBound + f.conn.lowerBound)..<(l.range.lowerBound + f.conn.upperBound)])
-                analyzer.feedMessage(time: f.time, direction: direction, connectionBytes: name, bytes: bytes, record: f.seq, scanned: scanned)
+            if let s = scanned, analyzer.feedScanned(time: f.time, direction: direction, connectionBytes: name, message: msg,
+                                                     record: f.seq, scanned: s) {
+                lastTime = f.time
+                continue
             }
+            let bytes = run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)]
+            analyzer.feedMessage(time: f.time, direction: direction, connectionBytes: name, bytes: bytes, record: f.seq, scanned: scanned)
             lastTime = f.time
+        }
         }
     }
 
