@@ -206,16 +206,7 @@ struct PlainRecordTests {
         var trusted = 0
         for n in 0..<20_000 {
             var bytes = Array(bases[n % bases.count].utf8)
-            if n >= bases.count {
-                for _ in 0...(next() % 2) {
-                    let at = Int(next() % UInt64(bytes.count))
-                    switch next() % 3 {
-                    case 0: bytes[at] = specials[Int(next() % UInt64(specials.count))]
-                    case 1: bytes.insert(specials[Int(next() % UInt64(specials.count))], at: at)
-                    default: if bytes.count > 1 { bytes.remove(at: at) }
-                    }
-                }
-            }
+            if n >= bases.count { Self.mutate(&bytes, specials, &rng) }
             bytes.withUnsafeBytes { b in
                 let walked = ArchiveInterpreter.plainFields(b)
                 var tried = false
@@ -251,16 +242,7 @@ struct PlainRecordTests {
         var direct = 0
         for n in 0..<30_000 {
             var bytes = Array(bases[n % bases.count].utf8)
-            if n >= bases.count {
-                for _ in 0...(next() % 2) where !bytes.isEmpty {
-                    let at = Int(next() % UInt64(bytes.count))
-                    switch next() % 3 {
-                    case 0: bytes[at] = specials[Int(next() % UInt64(specials.count))]
-                    case 1: bytes.insert(specials[Int(next() % UInt64(specials.count))], at: at)
-                    default: if bytes.count > 1 { bytes.remove(at: at) }
-                    }
-                }
-            }
+            if n >= bases.count { Self.mutate(&bytes, specials, &rng) }
             bytes.withUnsafeBytes { b in
                 if ArchiveInterpreter.canonicalFields(b) != nil { direct += 1 }
                 let trust = n % 2 == 0
@@ -274,6 +256,19 @@ struct PlainRecordTests {
             }
         }
         #expect(direct > 3_000)
+    }
+
+    /// One or two changes to `bytes`: a byte replaced by, or inserted from, `specials`, or
+    /// removed (never the last one).
+    static func mutate(_ bytes: inout [UInt8], _ specials: [UInt8], _ rng: inout SeededRandom) {
+        for _ in 0...(rng.next() % 2) where !bytes.isEmpty {
+            let at = Int(rng.next() % UInt64(bytes.count))
+            switch rng.next() % 3 {
+            case 0: bytes[at] = specials[Int(rng.next() % UInt64(specials.count))]
+            case 1: bytes.insert(specials[Int(rng.next() % UInt64(specials.count))], at: at)
+            default: if bytes.count > 1 { bytes.remove(at: at) }
+            }
+        }
     }
 
     /// `plainInteger` (18 digits unchecked, a 19th checked) against `Int64(_:)` on the

@@ -141,27 +141,20 @@ extension PrettyJSONStream {
     }
 
     /// An array of integers on one line (`[]` when empty).
-    mutating func scalars(_ values: [Int64]) {
-        bytes.append(UInt8(ascii: "["))
-        for (i, v) in values.enumerated() {
-            if i > 0 {
-                bytes.append(UInt8(ascii: ","))
-                bytes.append(UInt8(ascii: " "))
-            }
-            decimal(v)
-        }
-        bytes.append(UInt8(ascii: "]"))
-    }
+    mutating func scalars(_ values: [Int64]) { oneLine(values) { $0.decimal($1) } }
 
     /// An array of strings on one line (`[]` when empty).
-    mutating func strings(_ values: [String]) {
+    mutating func strings(_ values: [String]) { oneLine(values) { JSONWriter.writeString($1, into: &$0.bytes) } }
+
+    /// An array on one line, `[a, b]`, each element written by `write`.
+    private mutating func oneLine<T>(_ values: [T], _ write: (inout PrettyJSONStream, T) -> Void) {
         bytes.append(UInt8(ascii: "["))
         for (i, v) in values.enumerated() {
             if i > 0 {
                 bytes.append(UInt8(ascii: ","))
                 bytes.append(UInt8(ascii: " "))
             }
-            JSONWriter.writeString(v, into: &bytes)
+            write(&self, v)
         }
         bytes.append(UInt8(ascii: "]"))
     }
