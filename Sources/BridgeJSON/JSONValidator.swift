@@ -23,6 +23,9 @@ public struct JSONValidator: Sendable {
     /// Throws the error ``JSONParser`` would throw for `bytes`; returns when they are
     /// exactly one valid JSON text (optional surrounding whitespace).
     public func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
+        // The quick loop answers "valid" for the usual message; anything else, and every
+        // error, is the exact scan's to decide (``ParserState/quickValid(_:limits:)``).
+        if ParserState.quickValid(bytes, limits: limits) { return }
         var state = ParserState(bytes: bytes, limits: limits)
         try state.validateDocument()
     }

@@ -1,4 +1,4 @@
-import BridgeJSON
+@testable import BridgeJSON
 import Testing
 
 /// `JSONValidator` against `JSONParser`, differentially: for every input both must
@@ -35,6 +35,30 @@ struct ValidatorTests {
             _ = Self.expectSame(input, Self.tight, "\(name) (tight limits)")
         }
         #expect(accepted == 95 + 10)  // every y_ file and the i_number_ files (docs/JSON.md)
+    }
+
+    /// The quick loop (`ParserState.quickValid`, the validator's first try) answers
+    /// "valid" only where the parser accepts, on every suite file under default and
+    /// tight limits, and it takes the plain ones (compact, no escapes) and the envelope.
+    @Test func theQuickLoopTakesOnlyWhatTheParserAccepts() throws {
+        var taken = 0
+        for name in Fixtures.suiteFiles(prefix: "") {
+            let input = try Fixtures.suiteBytes(name)
+            for limits in [JSONLimits.default, Self.tight] {
+                let quick = input.withUnsafeBytes { ParserState.quickValid($0, limits: limits) }
+                if quick {
+                    if limits.maxDepth == JSONLimits.default.maxDepth { taken += 1 }
+                    #expect(Self.answers(input, limits).parser == nil, "\(name): taken by the quick loop, refused by the parser")
+                }
+            }
+        }
+        #expect(taken > 60)
+        let plain = #"{"version":"1.0","correlationId":"r-1","type":"response","timestamp":1700000000123,"payload":{"action":"a.b","status":"success","data":{"n":[0,-1.5e-3,2E+2],"t":"déjà vu","f":false,"z":null,"o":{}}}}"#
+        #expect(Array(plain.utf8).withUnsafeBytes { ParserState.quickValid($0, limits: .default) })
+        #expect(!Fixtures.envelope.withUnsafeBytes { ParserState.quickValid($0, limits: .default) })  // escapes
+        #expect(Array(#"{"a":[1,-0.5e+3,true,false,null,{}],"b":"\u0041"}"#.utf8).withUnsafeBytes {
+            !ParserState.quickValid($0, limits: .default)  // an escape: the validator decides
+        })
     }
 
     @Test func agreesOnEveryTruncationAndSingleByteChangeOfAnEnvelope() {
