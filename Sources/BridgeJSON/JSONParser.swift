@@ -94,10 +94,7 @@ struct ParserState {
 
     @inline(__always)
     mutating func skipWhitespace() {
-        while i < b.count {
-            let c = b[i]
-            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { return }
-        }
+        JSONBytes.skipWhitespace(b, &i)
     }
 
     /// Levels read by recursive descent; deeper values go to ``parseValueIteratively(depth:)``.

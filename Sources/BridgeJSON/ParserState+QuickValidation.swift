@@ -21,16 +21,16 @@ extension ParserState {
         var objects: UInt64 = 0  // bit d: the container at depth d + 1 is an object
         var depth = 0
         var expectKey = false
-        quickSpace(b, &i)
+        JSONBytes.skipWhitespace(b, &i)
         while true {
             // A value (or, after `{` or `,` in an object, a key and its colon first).
             guard i < n else { return false }
             if expectKey {
                 guard b[i] == UInt8(ascii: "\""), quickString(b, &i) else { return false }
-                quickSpace(b, &i)
+                JSONBytes.skipWhitespace(b, &i)
                 guard i < n, b[i] == UInt8(ascii: ":") else { return false }
                 i &+= 1
-                quickSpace(b, &i)
+                JSONBytes.skipWhitespace(b, &i)
                 guard i < n else { return false }
             }
             let c = b[i]
@@ -41,7 +41,7 @@ extension ParserState {
                 if isObject { objects |= 1 << UInt64(depth) } else { objects &= ~(1 << UInt64(depth)) }
                 depth &+= 1
                 i &+= 1
-                quickSpace(b, &i)
+                JSONBytes.skipWhitespace(b, &i)
                 guard i < n else { return false }
                 if b[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     i &+= 1
@@ -63,31 +63,20 @@ extension ParserState {
             }
             // After a value: `,` for another, or the closing brackets.
             while true {
-                quickSpace(b, &i)
+                JSONBytes.skipWhitespace(b, &i)
                 if depth == 0 { return i == n }
                 guard i < n else { return false }
                 let inObject = objects & (1 << UInt64(depth &- 1)) != 0
                 let d = b[i]
                 i &+= 1
                 if d == UInt8(ascii: ",") {
-                    quickSpace(b, &i)
+                    JSONBytes.skipWhitespace(b, &i)
                     expectKey = inObject
                     break
                 }
                 guard d == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
                 depth &-= 1
             }
-        }
-    }
-
-    /// Moves `i` past JSON whitespace. (Static, not a local function: one capturing `i`
-    /// put a dynamic exclusivity check on every access.)
-    @inline(__always)
-    static func quickSpace(_ b: UnsafeRawBufferPointer, _ i: inout Int) {
-        while i < b.count {
-            let c = b[i]
-            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
-            i &+= 1
         }
     }
 

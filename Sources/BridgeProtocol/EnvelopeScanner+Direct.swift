@@ -31,16 +31,16 @@ extension EnvelopeScanner {
         var seen: UInt8 = 0, count = 0
         var type: Int?, id: Range<Int>?, timestamp: Int64?
         var payload = DirectPayload()
-        Self.skipWhitespace(b, &i)
+        JSONBytes.skipWhitespace(b, &i)
         guard i < n, b[i] == UInt8(ascii: "{") else { return nil }
         i &+= 1
         while true {
-            Self.skipWhitespace(b, &i)
+            JSONBytes.skipWhitespace(b, &i)
             guard let bit = Self.topKey(b, &i), seen & bit == 0, Self.colon(b, &i) else { return nil }
             seen |= bit
             switch bit {
             case Top.version:
-                guard Self.literal(b, &i, "\"1.0\"") else { return nil }
+                guard JSONBytes.literal(b, &i, "\"1.0\"") else { return nil }
             case Top.correlationId:
                 guard let r = members.plainString(b, at: &i), !r.isEmpty else { return nil }
                 id = r
@@ -57,7 +57,7 @@ extension EnvelopeScanner {
             guard count <= limits.maxMembers, let end = Self.memberEnd(b, &i) else { return nil }
             if end { break }
         }
-        Self.skipWhitespace(b, &i)
+        JSONBytes.skipWhitespace(b, &i)
         guard i == n, seen == Top.all, let type, let id, let timestamp, let action = payload.action else { return nil }
         let isResponse = type == Self.responseIndex
         if type == Self.requestIndex && direction == .hostToWeb || isResponse && direction == .webToHost { return nil }
@@ -108,7 +108,7 @@ extension EnvelopeScanner {
         i &+= 1
         var seen: UInt8 = 0, count = 0
         while true {
-            Self.skipWhitespace(b, &i)
+            JSONBytes.skipWhitespace(b, &i)
             guard let bit = Self.payloadKey(b, &i), seen & bit == 0, Self.colon(b, &i) else { return false }
             seen |= bit
             switch bit {
@@ -121,7 +121,7 @@ extension EnvelopeScanner {
                     let start = i
                     guard members.scanValue(b, at: &i, depth: 2) else { return false }
                     p.data = start..<i
-                } else if !Self.literal(b, &i, "null") {
+                } else if !JSONBytes.literal(b, &i, "null") {
                     return false
                 }
             case 4:
@@ -142,7 +142,7 @@ extension EnvelopeScanner {
         i &+= 1
         var seen: UInt8 = 0, count = 0
         while true {
-            Self.skipWhitespace(b, &i)
+            JSONBytes.skipWhitespace(b, &i)
             guard let bit = Self.errorKey(b, &i), seen & bit == 0, Self.colon(b, &i) else { return false }
             seen |= bit
             switch bit {
@@ -153,8 +153,8 @@ extension EnvelopeScanner {
             case 2:
                 guard i < b.count, b[i] == UInt8(ascii: "\""), members.scanValue(b, at: &i, depth: 3) else { return false }
             default:
-                if Self.literal(b, &i, "true") { p.errorRecoverable = true }
-                else if Self.literal(b, &i, "false") { p.errorRecoverable = false }
+                if JSONBytes.literal(b, &i, "true") { p.errorRecoverable = true }
+                else if JSONBytes.literal(b, &i, "false") { p.errorRecoverable = false }
                 else { return false }
             }
             count &+= 1

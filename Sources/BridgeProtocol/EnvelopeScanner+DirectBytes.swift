@@ -1,59 +1,19 @@
 import BridgeJSON
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The byte tests of ``EnvelopeScanner/scanDirect(_:direction:)``: each reads at `i` and
 /// moves `i` past what it took, or leaves it and answers no.
 extension EnvelopeScanner {
-    /// Moves `i` past JSON whitespace (here, to be inlined: a call per token across the
-    /// module boundary was 8% of the reading thread).
-    @inline(__always)
-    static func skipWhitespace(_ b: UnsafeRawBufferPointer, _ i: inout Int) {
-        while i < b.count {
-            let c = b[i]
-            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
-            i &+= 1
-        }
-    }
-
-    /// Whether the bytes at `i` are `text`; `i` then moves past them.
-    @inline(__always)
-    static func literal(_ b: UnsafeRawBufferPointer, _ i: inout Int, _ text: StaticString) -> Bool {
-        let k = text.utf8CodeUnitCount
-        guard i &+ k <= b.count, same(b.baseAddress! + i, UnsafeRawPointer(text.utf8Start), k) else { return false }
-        i &+= k
-        return true
-    }
-
-    /// Whether the `k` bytes at `p` and `q` are equal: two overlapping words for the
-    /// short texts of an envelope (keys and words of up to 16 bytes), `memcmp` past that.
-    @inline(__always)
-    static func same(_ p: UnsafeRawPointer, _ q: UnsafeRawPointer, _ k: Int) -> Bool {
-        if k >= 8 && k <= 16 {
-            return p.loadUnaligned(as: UInt64.self) == q.loadUnaligned(as: UInt64.self)
-                && (p + (k &- 8)).loadUnaligned(as: UInt64.self) == (q + (k &- 8)).loadUnaligned(as: UInt64.self)
-        }
-        if k >= 4 && k < 8 {
-            return p.loadUnaligned(as: UInt32.self) == q.loadUnaligned(as: UInt32.self)
-                && (p + (k &- 4)).loadUnaligned(as: UInt32.self) == (q + (k &- 4)).loadUnaligned(as: UInt32.self)
-        }
-        return memcmp(p, q, k) == 0
-    }
-
     /// The message's key at `i` (with its quotes) as its bit in ``Top``.
     @inline(__always)
     static func topKey(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt8? {
         guard i &+ 1 < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
         switch b[i &+ 1] {
-        case UInt8(ascii: "v"): return literal(b, &i, "\"version\"") ? Top.version : nil
-        case UInt8(ascii: "c"): return literal(b, &i, "\"correlationId\"") ? Top.correlationId : nil
+        case UInt8(ascii: "v"): return JSONBytes.literal(b, &i, "\"version\"") ? Top.version : nil
+        case UInt8(ascii: "c"): return JSONBytes.literal(b, &i, "\"correlationId\"") ? Top.correlationId : nil
         case UInt8(ascii: "t"):
-            if literal(b, &i, "\"type\"") { return Top.type }
-            return literal(b, &i, "\"timestamp\"") ? Top.timestamp : nil
-        case UInt8(ascii: "p"): return literal(b, &i, "\"payload\"") ? Top.payload : nil
+            if JSONBytes.literal(b, &i, "\"type\"") { return Top.type }
+            return JSONBytes.literal(b, &i, "\"timestamp\"") ? Top.timestamp : nil
+        case UInt8(ascii: "p"): return JSONBytes.literal(b, &i, "\"payload\"") ? Top.payload : nil
         default: return nil
         }
     }
@@ -63,10 +23,10 @@ extension EnvelopeScanner {
     static func payloadKey(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt8? {
         guard i &+ 1 < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
         switch b[i &+ 1] {
-        case UInt8(ascii: "a"): return literal(b, &i, "\"action\"") ? 1 : nil
-        case UInt8(ascii: "d"): return literal(b, &i, "\"data\"") ? 2 : nil
-        case UInt8(ascii: "s"): return literal(b, &i, "\"status\"") ? 4 : nil
-        case UInt8(ascii: "e"): return literal(b, &i, "\"error\"") ? 8 : nil
+        case UInt8(ascii: "a"): return JSONBytes.literal(b, &i, "\"action\"") ? 1 : nil
+        case UInt8(ascii: "d"): return JSONBytes.literal(b, &i, "\"data\"") ? 2 : nil
+        case UInt8(ascii: "s"): return JSONBytes.literal(b, &i, "\"status\"") ? 4 : nil
+        case UInt8(ascii: "e"): return JSONBytes.literal(b, &i, "\"error\"") ? 8 : nil
         default: return nil
         }
     }
@@ -76,9 +36,9 @@ extension EnvelopeScanner {
     static func errorKey(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt8? {
         guard i &+ 1 < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
         switch b[i &+ 1] {
-        case UInt8(ascii: "c"): return literal(b, &i, "\"code\"") ? 1 : nil
-        case UInt8(ascii: "m"): return literal(b, &i, "\"message\"") ? 2 : nil
-        case UInt8(ascii: "r"): return literal(b, &i, "\"recoverable\"") ? 4 : nil
+        case UInt8(ascii: "c"): return JSONBytes.literal(b, &i, "\"code\"") ? 1 : nil
+        case UInt8(ascii: "m"): return JSONBytes.literal(b, &i, "\"message\"") ? 2 : nil
+        case UInt8(ascii: "r"): return JSONBytes.literal(b, &i, "\"recoverable\"") ? 4 : nil
         default: return nil
         }
     }
@@ -86,10 +46,10 @@ extension EnvelopeScanner {
     /// The `:` after a key, with the whitespace around it.
     @inline(__always)
     static func colon(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
-        skipWhitespace(b, &i)
+        JSONBytes.skipWhitespace(b, &i)
         guard i < b.count, b[i] == UInt8(ascii: ":") else { return false }
         i &+= 1
-        skipWhitespace(b, &i)
+        JSONBytes.skipWhitespace(b, &i)
         return true
     }
 
@@ -97,7 +57,7 @@ extension EnvelopeScanner {
     /// the whitespace before it; nil for anything else.
     @inline(__always)
     static func memberEnd(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool? {
-        skipWhitespace(b, &i)
+        JSONBytes.skipWhitespace(b, &i)
         guard i < b.count else { return nil }
         let c = b[i]
         i &+= 1
@@ -114,7 +74,7 @@ extension EnvelopeScanner {
             for k in q.indices {
                 let n = q[k].count
                 guard n <= rest else { continue }
-                if q[k].withUnsafeBytes({ Self.same(b.baseAddress! + i, $0.baseAddress!, n) }) {
+                if q[k].withUnsafeBytes({ JSONBytes.equal(b.baseAddress! + i, $0.baseAddress!, count: n) }) {
                     i &+= n
                     return k
                 }

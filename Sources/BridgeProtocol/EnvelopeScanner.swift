@@ -168,25 +168,16 @@ public struct EnvelopeScanner: Sendable {
         }
     }
 
-    /// The first eight bytes of `bytes` as a number, zero-padded.
-    @inline(__always)
-    static func head(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        if bytes.count >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) }
-        var v: UInt64 = 0
-        for k in 0..<bytes.count { v |= UInt64(bytes[k]) << (k &* 8) }
-        return v
-    }
-
     /// The action spelled by `r` and its index in ``Action/known``, the `String` shared
     /// while the table has room; nil when not well formed.
     mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> (value: String, known: Int?)? {
         let base = b.baseAddress! + r.lowerBound
-        let head = Self.head(UnsafeRawBufferPointer(rebasing: b[r]))
+        let head = JSONBytes.word(UnsafeRawBufferPointer(rebasing: b[r]))
         let found = actionHeads.withUnsafeBufferPointer { heads -> Int? in
             for k in heads.indices where heads[k].count == r.count && heads[k].head == head {
                 if r.count <= 8 { return k }
                 let same = actions.withUnsafeBufferPointer { a in
-                    a[k].bytes.withUnsafeBytes { Self.same($0.baseAddress! + 8, base + 8, r.count - 8) }
+                    a[k].bytes.withUnsafeBytes { JSONBytes.equal($0.baseAddress! + 8, base + 8, count: r.count - 8) }
                 }
                 if same { return k }
             }

@@ -1,3 +1,4 @@
+import BridgeJSON
 /// Connection names of at most ``maxNameBytes`` bytes, each as two 64-bit numbers and a
 /// length, with the index of its state in ``SessionAnalyzer/connections``: a record's
 /// `conn` bytes are found by comparing numbers, where making a `String` of them and
@@ -32,11 +33,7 @@ struct ConnectionKeys {
     /// The name's bytes (at most 16), zero-padded to 16, as two little-endian numbers.
     @inline(__always)
     static func numbers(_ name: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        var low: UInt64 = 0, high: UInt64 = 0
-        for k in 0..<Swift.min(name.count, 8) { low |= UInt64(name[k]) << (k &* 8) }
-        if name.count > 8 {
-            for k in 8..<Swift.min(name.count, 16) { high |= UInt64(name[k]) << ((k &- 8) &* 8) }
-        }
-        return (low, high)
+        (JSONBytes.word(UnsafeRawBufferPointer(rebasing: name.prefix(8))),
+         JSONBytes.word(UnsafeRawBufferPointer(rebasing: name.dropFirst(8).prefix(8))))
     }
 }

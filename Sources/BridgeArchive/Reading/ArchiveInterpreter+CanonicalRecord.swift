@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import BridgeJSON
 
 /// The record line exactly as the writer lays it out (``ArchiveLineEncoder``):
 /// `{"seq":N,"t":N,"dir":"…","conn":"…","msg":…}`, no spaces, the members in that order.
@@ -15,38 +11,17 @@ extension ArchiveInterpreter {
     /// starts; nil for any other layout (the general read decides).
     static func canonicalFields(_ b: UnsafeRawBufferPointer) -> (fields: PlainFields, msg: Int)? {
         var i = 0
-        guard word(b, &i, #"{"seq":"#), let (seq, e1) = plainInteger(b, from: i, negative: false) else { return nil }
+        guard JSONBytes.literal(b, &i, #"{"seq":"#), let (seq, e1) = plainInteger(b, from: i, negative: false) else { return nil }
         i = e1
-        guard word(b, &i, #","t":"#), let (time, e2) = plainInteger(b, from: i, negative: true) else { return nil }
+        guard JSONBytes.literal(b, &i, #","t":"#), let (time, e2) = plainInteger(b, from: i, negative: true) else { return nil }
         i = e2
-        guard word(b, &i, #","dir":""#), let dir = printable(b, &i),
-              word(b, &i, #","conn":""#), let conn = printable(b, &i),
-              word(b, &i, #","msg":"#) else { return nil }
+        guard JSONBytes.literal(b, &i, #","dir":""#), let dir = printable(b, &i),
+              JSONBytes.literal(b, &i, #","conn":""#), let conn = printable(b, &i),
+              JSONBytes.literal(b, &i, #","msg":"#) else { return nil }
         // Spaces before the value, as the general read skips them.
         i = RecordLineScanner.skipSpace(b, i)
         guard i < b.count else { return nil }
         return (PlainFields(seq: Int(seq), time: time, dir: dir, conn: conn, msg: 0..<0), i)
-    }
-
-    /// Whether the bytes at `i` are `text`; `i` then moves past them.
-    @inline(__always)
-    static func word(_ b: UnsafeRawBufferPointer, _ i: inout Int, _ text: StaticString) -> Bool {
-        let k = text.utf8CodeUnitCount
-        guard i &+ k <= b.count else { return false }
-        let p = b.baseAddress! + i, q = UnsafeRawPointer(text.utf8Start)
-        let same: Bool
-        if k >= 8 {
-            same = p.loadUnaligned(as: UInt64.self) == q.loadUnaligned(as: UInt64.self)
-                && (p + (k &- 8)).loadUnaligned(as: UInt64.self) == (q + (k &- 8)).loadUnaligned(as: UInt64.self)
-        } else if k >= 4 {
-            same = p.loadUnaligned(as: UInt32.self) == q.loadUnaligned(as: UInt32.self)
-                && (p + (k &- 4)).loadUnaligned(as: UInt32.self) == (q + (k &- 4)).loadUnaligned(as: UInt32.self)
-        } else {
-            same = memcmp(p, q, k) == 0
-        }
-        guard same else { return false }
-        i &+= k
-        return true
     }
 
     /// The contents of the string whose opening quote is just before `i`, up to its

@@ -1,3 +1,4 @@
+import BridgeJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -69,7 +70,7 @@ package enum RecordLineScanner {
     @inline(__always)
     static func skipSpace(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int {
         var i = start
-        while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
+        JSONBytes.skipWhitespace(b, &i)
         return i
     }
 
