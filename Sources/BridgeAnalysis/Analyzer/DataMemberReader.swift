@@ -22,16 +22,15 @@ enum DataMemberReader {
         case undecided
     }
 
-    static func string(_ key: String, in raw: ArraySlice<UInt8>) -> Answer {
-        raw.withUnsafeBytes { b -> Answer in
-            var want = key
-            return want.withUTF8 { k in read(k, in: b) }
-        }
-    }
-
+    /// `key`'s member of the object whose bytes are `b`.
     static func string(_ key: String, in b: UnsafeRawBufferPointer) -> Answer {
         var want = key
         return want.withUTF8 { k in read(k, in: b) }
+    }
+
+    /// ``string(_:in:)-(_,UnsafeRawBufferPointer)`` of bytes held in an array.
+    static func string(_ key: String, in raw: ArraySlice<UInt8>) -> Answer {
+        raw.withUnsafeBytes { string(key, in: $0) }
     }
 
     static func read(_ key: UnsafeBufferPointer<UInt8>, in b: UnsafeRawBufferPointer) -> Answer {

@@ -81,7 +81,7 @@ extension SessionAnalyzer {
     /// Whether two byte strings are equal (one `memcmp`; `elementsEqual` of a buffer and
     /// a slice went byte by byte).
     static func same(_ a: UnsafeRawBufferPointer, _ b: ArraySlice<UInt8>) -> Bool {
-        a.count == b.count && b.withUnsafeBytes { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 }
+        a.count == b.count && (a.isEmpty || b.withUnsafeBytes { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 })
     }
 
     mutating func busyAnswer(_ c: inout ConnectionState, slot: String, _ m: MessageFacts, step: Int?) {

@@ -84,15 +84,12 @@ public struct SessionAnalyzer: Sendable {
     }
 
     /// ``feedMessage(time:direction:connection:bytes:record:scanned:)`` with the
-    /// connection named by its bytes (a record line's `conn`): a name seen before, of at
-    /// most 16 bytes, is found by two numbers (``ConnectionKeys``), with no `String`
-    /// made or compared.
+    /// connection named by its bytes (a record line's `conn`), for a message
+    /// ``feedScanned(time:direction:connectionBytes:message:record:scanned:)`` did not
+    /// take: the name is made a `String`, and kept (``ConnectionKeys``) so that the next
+    /// messages of the connection take the fast path.
     mutating func feedMessage(time: Int64, direction: Direction, connectionBytes name: UnsafeRawBufferPointer,
                               bytes: ArraySlice<UInt8>, record: Int, scanned: ScannedEnvelope?) {
-        if let scanned, bytes.withUnsafeBytes({ feedScanned(time: time, direction: direction, connectionBytes: name, message: $0,
-                                                            record: record, scanned: scanned) }) {
-            return
-        }
         let connection = String(decoding: name, as: UTF8.self)
         feedMessage(time: time, direction: direction, connection: connection, bytes: bytes, record: record, scanned: scanned)
         // Remembered once the name has a connection of its own (not the overflow's), and
@@ -104,7 +101,9 @@ public struct SessionAnalyzer: Sendable {
     }
 
     /// A scanned message `message` (valid for the call) of a connection whose name is
-    /// kept (``ConnectionKeys``); false, and nothing done, for another connection.
+    /// kept (``ConnectionKeys``: a name seen before, of at most 16 bytes, found by two
+    /// numbers, with no `String` made or compared); false, and nothing done, for another
+    /// connection.
     mutating func feedScanned(time: Int64, direction: Direction, connectionBytes name: UnsafeRawBufferPointer,
                               message: UnsafeRawBufferPointer, record: Int, scanned: ScannedEnvelope) -> Bool {
         guard let slot = connectionKeys.slot(of: name) else { return false }

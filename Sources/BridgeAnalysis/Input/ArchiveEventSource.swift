@@ -177,43 +177,44 @@ public struct ArchiveEventSource: AnalysisEventSource {
         // One borrow of the run for all its lines: a scanned message goes on as a pointer
         // into it (a slice retained and released the buffer per message).
         run.withUnsafeBytes { r in
-        for l in lines {
-            let f = l.fields
-            let line = run.startIndex + l.range.lowerBound
-            let direction: Direction
-            switch Self.direction(run, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {
-            case .webToHost?: direction = .webToHost
-            case .hostToWeb?: direction = .hostToWeb
-            default:
-                // Not w2h or h2w: the mapper says so, as for any record.
-                let dir = String(decoding: run[(line + f.dir.lowerBound)..<(line + f.dir.upperBound)], as: UTF8.self)
-                let connection = String(decoding: run[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)], as: UTF8.self)
-                analyzer.feed(ArchiveEventMapper.message(seq: f.seq, time: f.time, direction: ArchiveDirection(rawValue: dir),
-                                                         connection: connection, bytes: []))
+            for l in lines {
+                let f = l.fields
+                let line = l.range.lowerBound  // the line's offset in `r`
+                let direction: Direction
+                switch Self.direction(r, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {
+                case .webToHost?: direction = .webToHost
+                case .hostToWeb?: direction = .hostToWeb
+                default:
+                    // Not w2h or h2w: the mapper says so, as for any record.
+                    let dir = String(decoding: r[(line + f.dir.lowerBound)..<(line + f.dir.upperBound)], as: UTF8.self)
+                    let connection = String(decoding: r[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)], as: UTF8.self)
+                    analyzer.feed(ArchiveEventMapper.message(seq: f.seq, time: f.time, direction: ArchiveDirection(rawValue: dir),
+                                                             connection: connection, bytes: []))
+                    lastTime = f.time
+                    continue
+                }
+                let msg = UnsafeRawBufferPointer(rebasing: r[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)])
+                let name = UnsafeRawBufferPointer(rebasing: r[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)])
+                var scanned: ScannedEnvelope?
+                let at = line + f.msg.lowerBound
+                while next < scans.count, scans[next].offset < at { next += 1 }
+                if f.accepted, next < scans.count, scans[next].offset == at {
+                    scanned = scans[next].envelope
+                    next += 1
+                    // A known action comes with its literal string, which any thread may share.
+                    if reintern && scanned!.knownActionIndex == nil { analyzer.scanner.reintern(&scanned!, in: msg) }
+                }
+                // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart
+                // again; a slice of the run only for a message the fast path does not take.
+                if let s = scanned, analyzer.feedScanned(time: f.time, direction: direction, connectionBytes: name, message: msg,
+                                                         record: f.seq, scanned: s) {
+                    lastTime = f.time
+                    continue
+                }
+                let bytes = run[(run.startIndex + line + f.msg.lowerBound)..<(run.startIndex + line + f.msg.upperBound)]
+                analyzer.feedMessage(time: f.time, direction: direction, connectionBytes: name, bytes: bytes, record: f.seq, scanned: scanned)
                 lastTime = f.time
-                continue
             }
-            let msg = UnsafeRawBufferPointer(rebasing: r[(l.range.lowerBound + f.msg.lowerBound)..<(l.range.lowerBound + f.msg.upperBound)])
-            let name = UnsafeRawBufferPointer(rebasing: r[(l.range.lowerBound + f.conn.lowerBound)..<(l.range.lowerBound + f.conn.upperBound)])
-            var scanned: ScannedEnvelope?
-            let at = l.range.lowerBound + f.msg.lowerBound
-            while next < scans.count, scans[next].offset < at { next += 1 }
-            if f.accepted, next < scans.count, scans[next].offset == at {
-                scanned = scans[next].envelope
-                next += 1
-                // A known action comes with its literal string, which any thread may share.
-                if reintern && scanned!.knownActionIndex == nil { analyzer.scanner.reintern(&scanned!, in: msg) }
-            }
-            // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart again.
-            if let s = scanned, analyzer.feedScanned(time: f.time, direction: direction, connectionBytes: name, message: msg,
-                                                     record: f.seq, scanned: s) {
-                lastTime = f.time
-                continue
-            }
-            let bytes = run[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)]
-            analyzer.feedMessage(time: f.time, direction: direction, connectionBytes: name, bytes: bytes, record: f.seq, scanned: scanned)
-            lastTime = f.time
-        }
         }
     }
 
@@ -236,10 +237,6 @@ public struct ArchiveEventSource: AnalysisEventSource {
         }
     }
 
-    /// `w2h` or `h2w` from a `dir` string's contents (`r`: indices of `run`).
-    static func direction(_ run: ArraySlice<UInt8>, _ r: Range<Int>) -> Direction? {
-        run.withUnsafeBytes { direction($0, (r.lowerBound - run.startIndex)..<(r.upperBound - run.startIndex)) }
-    }
 
     static func kind(of e: ArchiveEvent) -> CaptureEventKind {
         switch e.kind {
