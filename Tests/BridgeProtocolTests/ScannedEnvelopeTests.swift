@@ -33,6 +33,11 @@ struct ScannedEnvelopeTests {
         }
     }
 
+    /// The size the type's documentation gives (on a 64-bit platform).
+    @Test func aScanIsFiftySixBytes() {
+        #expect(MemoryLayout<ScannedEnvelope>.size == 56)
+    }
+
     @Test func everyTypeReadsBackAndSettersKeepTheOtherFields() throws {
         let request = Array(#"{"version":"1.0","correlationId":"q","type":"request","timestamp":1700000000000,"payload":{"action":"capability.query"}}"#.utf8)
         var s = try #require(Self.scan(request, .webToHost))
