@@ -45,6 +45,13 @@ public struct TapLogExporter: ArchiveExporter {
     /// bytes, `fields` where its members are, read with ``acceptsVerbatim``): the bytes
     /// ``write(reading:into:)`` writes for the same record.
     mutating func write(plainLine b: UnsafeRawBufferPointer, fields f: ArchiveInterpreter.PlainFields, into out: inout [UInt8]) {
+        // The writer's layout: `{` and the line's own tail are the tap line.
+        if let tail = Self.verbatimTail(b, f, maxLineBytes: encoder.maxLineBytes) {
+            out.append(UInt8(ascii: "{"))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[tail...]))
+            out.append(0x0A)
+            return
+        }
         let p = UnsafeRawBufferPointer(rebasing: b[f.msg])
         // `dir` and `conn` are plain strings (``ArchiveInterpreter/plainString(_:_:)``):
         // copied with their quotes, as written.
