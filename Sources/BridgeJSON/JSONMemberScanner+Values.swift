@@ -26,7 +26,7 @@ extension JSONMemberScanner {
     @inline(__always)
     package func plainString(_ b: UnsafeRawBufferPointer, at i: inout Int) -> Range<Int>? {
         guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
-        let (end, stop) = ParserState.plainStringEnd(b, from: i &+ 1)
+        let (end, stop) = ParserState.stringEnd(b, from: i &+ 1)
         guard stop == UInt8(ascii: "\""), end &- i &- 1 <= limits.maxStringBytes else { return nil }
         defer { i = end &+ 1 }
         return (i &+ 1)..<end

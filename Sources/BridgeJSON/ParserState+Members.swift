@@ -70,7 +70,7 @@ extension ParserState {
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw Self.notScanned }
             // A key with an escape is refused: the parser compares decoded keys. The
             // static scan takes no copy of `self` (``scanPlainString(quote:)``).
-            let (end, stop) = Self.plainStringEnd(b, from: i &+ 1)
+            let (end, stop) = Self.stringEnd(b, from: i &+ 1)
             guard stop == UInt8(ascii: "\""), end &- i &- 1 <= limits.maxStringBytes else { throw Self.notScanned }
             let key = (i + 1)..<end
             i = end + 1

@@ -26,7 +26,7 @@ extension ParserState {
             // A value (or, after `{` or `,` in an object, a key and its colon first).
             guard i < n else { return false }
             if expectKey {
-                guard b[i] == UInt8(ascii: "\""), quickString(b, &i) else { return false }
+                guard b[i] == UInt8(ascii: "\""), shortString(b, &i) || quickString(b, &i) else { return false }
                 JSONBytes.skipWhitespace(b, &i)
                 guard i < n, b[i] == UInt8(ascii: ":") else { return false }
                 i &+= 1
@@ -51,7 +51,7 @@ extension ParserState {
                     continue
                 }
             case UInt8(ascii: "\""):
-                guard quickString(b, &i) else { return false }
+                guard shortString(b, &i) || quickString(b, &i) else { return false }
             case UInt8(ascii: "t"):
                 guard literal(b, &i, 0x74_72_75_65, 4) else { return false }
             case UInt8(ascii: "n"):
@@ -78,6 +78,17 @@ extension ParserState {
                 depth &-= 1
             }
         }
+    }
+
+    /// A string at `i` (its quote) of printable ASCII without escapes that closes within
+    /// the sixteen bytes after the quote (``shortStringEnd(_:from:)``), inline in the
+    /// loop; `i` then past its closing quote. False (and `i` unchanged) for any other
+    /// string, which ``quickString(_:_:)`` then reads.
+    @inline(__always)
+    static func shortString(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
+        guard let end = shortStringEnd(b, from: i &+ 1) else { return false }
+        i = end &+ 1
+        return true
     }
 
     /// A string at `i` (its quote) without escapes; `i` then past its closing quote.
