@@ -41,8 +41,13 @@ final class ChromiumLauncher {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var cargs: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { for a in cargs { free(a) } }
+        // Chromium makes a folder of its own in TMPDIR (`org.chromium.Chromium.*`) and
+        // leaves it when it is stopped: inside the profile, it goes with the profile.
+        mkdir(profile + "/tmp", 0o700)
+        var cenv = Self.environment(tmpdir: profile + "/tmp").map { strdup($0) } + [nil]
+        defer { for e in cenv { free(e) } }
         var child: pid_t = 0
-        let rc = posix_spawnp(&child, binary, &actions, nil, &cargs, environ)
+        let rc = posix_spawnp(&child, binary, &actions, nil, &cargs, &cenv)
         guard rc == 0 else {
             throw CaptureError(.cdp, "--launch: cannot start \(binary): \(String(cString: strerror(rc)))")
         }
@@ -89,6 +94,18 @@ final class ChromiumLauncher {
             waitpid(pid, &status, 0)
         }
         Self.removeTree(profile)
+    }
+
+    /// This process's environment with `TMPDIR` set to `tmpdir`.
+    static func environment(tmpdir: String) -> [String] {
+        var entries: [String] = []
+        var p = environ
+        while let entry = p.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix("TMPDIR=") { entries.append(text) }
+            p += 1
+        }
+        return entries + ["TMPDIR=" + tmpdir]
     }
 
     static func find() -> String? {
