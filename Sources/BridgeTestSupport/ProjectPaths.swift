@@ -69,15 +69,15 @@ public func runBridgescope(_ arguments: [String], stdin: String? = nil, in direc
 }
 
 /// Runs an executable with arguments and optional standard input, in `directory`, with
-/// `environment` added to the test process's own; waits for it.
+/// `environment` added to the test process's own; waits for it. Its `TMPDIR` is this
+/// process's scratch folder (``TestScratch``), so what it leaves there (Chromium leaves
+/// a folder per run) goes when the tests end.
 public func runProcess(_ executable: URL, _ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
                        environment: [String: String] = [:]) throws -> ProcessResult {
     let p = Process()
     p.executableURL = executable
     p.arguments = arguments
-    if !environment.isEmpty {
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
+    p.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": TestScratch.root]) { $1 }.merging(environment) { $1 }
     if let directory { p.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe(), inp = Pipe()
     p.standardOutput = out

@@ -10,7 +10,7 @@ struct AnalyzeCommandTests {
     let fixtures = Fixtures.directory.path
 
     func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-analyze-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let dir = TestScratch.rootURL.appendingPathComponent("bridgescope-analyze-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

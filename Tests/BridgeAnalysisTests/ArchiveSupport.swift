@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeAnalysis
 import BridgeArchive
 import Foundation
@@ -6,7 +7,7 @@ import Foundation
 enum Archives {
     /// A fresh temporary directory.
     static func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory
+        let dir = TestScratch.rootURL
             .appendingPathComponent("bridgescope-archive-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir

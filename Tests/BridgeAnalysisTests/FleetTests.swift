@@ -17,7 +17,7 @@ struct FleetTests {
     }
 
     func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-fleet-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let dir = TestScratch.rootURL.appendingPathComponent("bridgescope-fleet-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeAnalysis
 import BridgeArchive
 import BridgeProtocol
@@ -143,7 +144,7 @@ struct TapLogParserTests {
     @Test func linesLongerThanOneReadChunkAreReadWhole() throws {
         let big = String(repeating: "A", count: 2_500_000)
         let text = #"{"t":1,"dir":"w2h","text":"a"}"# + "\n" + #"{"t":2,"dir":"h2w","text":"\#(big)"}"# + "\n" + #"{"t":3,"dir":"w2h","text":"c"}"#
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-big-\(getpid()).ndjson")
+        let url = TestScratch.rootURL.appendingPathComponent("bridgescope-big-\(getpid()).ndjson")
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         var source = try TapLogSource(path: url.path)

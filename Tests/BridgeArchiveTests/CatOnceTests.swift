@@ -1,3 +1,4 @@
+import BridgeTestSupport
 @_spi(Testing) import BridgeArchive
 import Foundation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// disagree): the lines out are the lines in.
 @Suite struct CatOnceTests {
     func cat(_ lines: [String]) throws -> [String] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cat-once-\(UUID().uuidString)")
+        let dir = TestScratch.rootURL.appendingPathComponent("cat-once-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("g.bsz").path, output = dir.appendingPathComponent("out").path

@@ -1,3 +1,4 @@
+import BridgeTestSupport
 @testable import BridgeArchive
 import Foundation
 import Testing
@@ -46,7 +47,7 @@ struct InputKindTests {
     }
 
     @Test func peekedInputServesTheSniffedBytesAgainAndThenTheRest() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("peek-\(UUID().uuidString)").path
+        let path = TestScratch.rootURL.appendingPathComponent("peek-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bytes = (0..<(InputKind.sniffBytes * 3 + 17)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -62,7 +63,7 @@ struct InputKindTests {
     }
 
     @Test func aDirectoryOrAMissingFileIsAClearError() {
-        #expect(throws: ArchiveError.self) { try PeekedInput(path: FileManager.default.temporaryDirectory.path) }
+        #expect(throws: ArchiveError.self) { try PeekedInput(path: TestScratch.rootURL.path) }
         #expect(throws: ArchiveError.self) { try PeekedInput(path: "/nonexistent/\(UUID().uuidString)") }
     }
 }

@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeArchive
 import Foundation
 import Synchronization
@@ -8,7 +9,7 @@ final class TemporaryDirectory: Sendable {
     let path: String
 
     init() {
-        let base = FileManager.default.temporaryDirectory.path
+        let base = TestScratch.rootURL.path
         path = base + "/bsz-tests-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }

@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeCapture
 @_spi(Testing) import BridgePcap
 import BridgeProxy
@@ -53,7 +54,7 @@ struct LiveCaptureTests {
 
         // tcpdump on the same traffic, when installed.
         var dump: Process?
-        let pcap = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-live-\(getpid()).pcap").path
+        let pcap = TestScratch.rootURL.appendingPathComponent("bridgescope-live-\(getpid()).pcap").path
         defer { try? FileManager.default.removeItem(atPath: pcap) }
         if let tcpdump = Self.tcpdump {
             let p = Process()

@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeArchive
 import BridgeCapture
 @_spi(Testing) import BridgePcap
@@ -278,5 +279,5 @@ enum Tcpdump {
 }
 
 func temporaryPath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-\(getpid())-\(name)").path
+    TestScratch.rootURL.appendingPathComponent("bridgescope-\(getpid())-\(name)").path
 }

@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeCapture
 import BridgePcap
 import BridgeProxy
@@ -14,7 +15,7 @@ struct RunnerTests {
         for (i, p) in packets.enumerated() {
             bytes += le32(1_700_000_000 + UInt32(i)) + le32(0) + le32(UInt32(p.count)) + le32(UInt32(p.count)) + p
         }
-        let path = FileManager.default.temporaryDirectory
+        let path = TestScratch.rootURL
             .appendingPathComponent("bridgescope-\(getpid())-\(name.filter(\.isLetter)).pcap").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path

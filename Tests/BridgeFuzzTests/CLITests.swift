@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct CLITests {
     /// A scratch corpus with the passport journey as its only seed.
     static func scratchCorpus(extra: String? = nil) throws -> String {
-        let dir = NSTemporaryDirectory() + "bridgescope-fuzz-cli-\(UInt32.random(in: 0...UInt32.max))"
+        let dir = TestScratch.temporaryPath + "bridgescope-fuzz-cli-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir + "/seeds", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Corpus.root.appendingPathComponent("seeds/journey-passport.jsonl").path,
                                          toPath: dir + "/seeds/journey-passport.jsonl")
@@ -41,7 +41,7 @@ import Testing
     /// corpus against the reference host, every oracle on. The shipped host must come out
     /// clean; findings would land in a scratch folder, never in the repository.
     @Test func twentySecondSmokeOverTheRealCorpusFindsNothing() throws {
-        let findings = NSTemporaryDirectory() + "bridgescope-fuzz-smoke-\(UInt32.random(in: 0...UInt32.max))"
+        let findings = TestScratch.temporaryPath + "bridgescope-fuzz-smoke-\(UInt32.random(in: 0...UInt32.max))"
         let r = try runBridgescope(["fuzz", "--corpus", Corpus.root.path, "--time", "20s", "--seed", "1",
                                     "--format", "json", "--findings", findings])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
@@ -114,7 +114,7 @@ import Testing
 
     @Test func exportsLibFuzzerSeeds() throws {
         // A scratch project: corpus/ (two seeds, the frame sequences) beside captures/ (one archive).
-        let project = NSTemporaryDirectory() + "bridgescope-lf-\(UInt32.random(in: 0...UInt32.max))"
+        let project = TestScratch.temporaryPath + "bridgescope-lf-\(UInt32.random(in: 0...UInt32.max))"
         let fm = FileManager.default
         try fm.createDirectory(atPath: project + "/corpus/seeds", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: project + "/corpus/libfuzzer-seeds", withIntermediateDirectories: true)

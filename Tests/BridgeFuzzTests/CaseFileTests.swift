@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeFuzz
 import BridgeJSON
 import Testing
@@ -72,7 +73,7 @@ import Testing
     }
 
     func write(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "bridgescope-seed-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+        let path = TestScratch.temporaryPath + "bridgescope-seed-\(UInt32.random(in: 0...UInt32.max)).jsonl"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

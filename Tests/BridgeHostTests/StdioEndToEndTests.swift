@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeHost
 import BridgeProtocol
 import Foundation
@@ -23,7 +24,7 @@ struct StdioEndToEndTests {
         p.executableURL = Self.binary
         p.arguments = arguments
         let stdin = Pipe(), stdout = Pipe()
-        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-host-\(UUID()).err")
+        let errURL = TestScratch.rootURL.appendingPathComponent("bridgescope-host-\(UUID()).err")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let errHandle = try FileHandle(forWritingTo: errURL)
         defer { try? FileManager.default.removeItem(at: errURL) }
@@ -64,7 +65,7 @@ struct StdioEndToEndTests {
         #expect(r.stderr.contains("invalid-input"))
 
         // The same output passes `bridgescope validate` with no finding at all.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("host-output-\(UUID()).jsonl")
+        let file = TestScratch.rootURL.appendingPathComponent("host-output-\(UUID()).jsonl")
         try Data(r.stdout.flatMap { $0 + [0x0A] }).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let v = try run(["validate", file.path], input: [])
@@ -82,7 +83,7 @@ struct StdioEndToEndTests {
     }
 
     @Test func usageErrorsExitTwo() throws {
-        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-scenario-\(UUID()).json")
+        let bad = TestScratch.rootURL.appendingPathComponent("bad-scenario-\(UUID()).json")
         try Data(#"{"capabilities":{"nfc.read":{"latencyMs":"slow"}}}"#.utf8).write(to: bad)
         defer { try? FileManager.default.removeItem(at: bad) }
         let r = try run(["host", "--stdio", "--scenario", bad.path], input: [])

@@ -47,7 +47,7 @@ final class OTLPReceiver: @unchecked Sendable {
     /// Starts a receiver with extra `arguments` (`--fail 2`, `--hang`, `--reject 1`).
     init(_ arguments: [String] = []) throws {
         if let problem = Self.installation { throw ReceiverError(problem) }
-        spansFile = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-spans-\(UUID().uuidString).jsonl")
+        spansFile = TestScratch.rootURL.appendingPathComponent("otlp-spans-\(UUID().uuidString).jsonl")
         process.executableURL = URL(fileURLWithPath: Self.python!)
         process.arguments = [ProjectPaths.root.appendingPathComponent("tools/otlp/receiver.py").path,
                              "--port", "0", "--out", spansFile.path, "--stdin-eof-stops"] + arguments

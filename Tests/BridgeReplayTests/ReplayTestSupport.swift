@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeArchive
 import BridgeHost
 @testable import BridgeReplay
@@ -83,7 +84,7 @@ func passportSession(scenario: Scenario = .default) -> ReplaySession {
 
 /// A fresh temporary folder.
 func temporaryDirectory() -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-replay-tests-\(UUID().uuidString)").path
+    let dir = TestScratch.rootURL.appendingPathComponent("bridgescope-replay-tests-\(UUID().uuidString)").path
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     return dir
 }

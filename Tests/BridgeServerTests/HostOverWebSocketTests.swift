@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeTransport
 import BridgeHost
 import BridgeJSON
@@ -16,7 +17,7 @@ struct HostOverWebSocketTests {
     }
 
     @Test func eachConnectionGetsItsOwnHostAndTheTranscriptRecordsBothSides() async throws {
-        let transcript = FileManager.default.temporaryDirectory.appendingPathComponent("transcript-\(getpid()).jsonl").path
+        let transcript = TestScratch.rootURL.appendingPathComponent("transcript-\(getpid()).jsonl").path
         let runner = try HostServerRunner(
             options: .init(server: WebSocketServerConfiguration(port: 0, idleTimeout: 900), exitOnJourneyEnd: true, transcriptPath: transcript, seed: 7),
             logger: quietLogger())

@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import BridgeWebSocket
 import Foundation
 import Synchronization
@@ -32,7 +33,7 @@ struct HostileLoadTests {
     @Test func theRecordingProxyKeepsItsBudgetToo() async throws {
         let budget = 128 << 20
         let host = try HostProcess()
-        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-memory-\(getpid()).bsz").path
+        let archive = TestScratch.rootURL.appendingPathComponent("hostile-memory-\(getpid()).bsz").path
         defer { try? FileManager.default.removeItem(atPath: archive) }
         let proxy = try HostProcess(command: ["record", "-o", archive, "--proxy", "127.0.0.1:0", "--memory-budget", "\(budget >> 20)",
                                               "--upstream", "ws://127.0.0.1:\(host.port)/bridge", "--log-level", "warning"])
@@ -128,7 +129,7 @@ struct HostileLoadTests {
 
     @Test func throughTheRecordingProxyToo() async throws {
         let host = try HostProcess()
-        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-proxy-\(getpid()).bsz").path
+        let archive = TestScratch.rootURL.appendingPathComponent("hostile-proxy-\(getpid()).bsz").path
         defer { try? FileManager.default.removeItem(atPath: archive) }
         let proxy = try HostProcess(command: ["record", "-o", archive, "--proxy", "127.0.0.1:0",
                                               "--upstream", "ws://127.0.0.1:\(host.port)/bridge", "--log-level", "warning"])

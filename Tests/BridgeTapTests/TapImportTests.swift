@@ -8,7 +8,7 @@ import Testing
 /// folders.
 struct TapImportTests {
     func folder(_ files: [String: String]) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tap-import-\(UUID().uuidString)")
+        let dir = TestScratch.rootURL.appendingPathComponent("tap-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
         return dir
@@ -22,7 +22,7 @@ struct TapImportTests {
 
     /// Imports `paths` and returns the archive's events (kind, reason) and status.
     func importing(_ paths: [String]) throws -> (events: [(String, String)], records: Int, status: Int32, stderr: String) {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tap-import-\(UUID().uuidString).bsz").path
+        let out = TestScratch.rootURL.appendingPathComponent("tap-import-\(UUID().uuidString).bsz").path
         let r = try runBridgescope(["record", "-o", out] + paths.flatMap { ["--tap", $0] })
         guard FileManager.default.fileExists(atPath: out) else { return ([], 0, r.status, r.stderr) }
         var events: [(String, String)] = []

@@ -61,7 +61,7 @@ struct TapParityTests {
     }
 
     func temporaryDirectory(_ name: String) -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tap-parity-\(UUID().uuidString)/\(name)")
+        let url = TestScratch.rootURL.appendingPathComponent("tap-parity-\(UUID().uuidString)/\(name)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -188,16 +188,16 @@ struct TapKillTests {
     }
 
     @Test func swiftTap() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tap-kill-\(UUID().uuidString)")
+        let dir = TestScratch.rootURL.appendingPathComponent("tap-kill-\(UUID().uuidString)")
         let driver = ProjectPaths.binary.deletingLastPathComponent().appendingPathComponent("TapDriver").path
         check(try killMidStream(driver, [], dir: dir), "swift")
     }
 
     @Test func javaTap() throws {
-        let classes = FileManager.default.temporaryDirectory.appendingPathComponent("tap-kill-classes-\(UUID().uuidString)")
+        let classes = TestScratch.rootURL.appendingPathComponent("tap-kill-classes-\(UUID().uuidString)")
         let build = try runProcess(URL(fileURLWithPath: "/bin/bash"), [ProjectPaths.root.appendingPathComponent("tools/taps/android/build.sh").path, classes.path])
         #expect(build.status == 0, "\(build.stderr)")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tap-kill-\(UUID().uuidString)")
+        let dir = TestScratch.rootURL.appendingPathComponent("tap-kill-\(UUID().uuidString)")
         check(try killMidStream(javaPath!, ["-cp", classes.path, "com.bridgescope.tap.TapDriver"], dir: dir), "java")
     }
 }

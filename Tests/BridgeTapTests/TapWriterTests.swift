@@ -8,7 +8,7 @@ import Testing
 /// newest N kept, drop accounting, failures reported and never thrown or blocking.
 struct TapWriterTests {
     func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "tap-\(UUID().uuidString)"
+        let path = TestScratch.temporaryPath + "tap-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
@@ -130,7 +130,7 @@ struct TapWriterTests {
     }
 
     @Test func anUnwritableDirectoryIsReportedNotThrownNorBlocking() {
-        let file = NSTemporaryDirectory() + "tap-file-\(UUID().uuidString)"
+        let file = TestScratch.temporaryPath + "tap-file-\(UUID().uuidString)"
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         let errors = ErrorBox()
         var configuration = TapConfiguration(directory: file + "/sub")

@@ -36,7 +36,7 @@ struct CDPRecordingTests {
 
     @Test(arguments: ["passport", "document-dual", "degradation"])
     func devToolsAndProxyRecordTheSameJourney(journey: String) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdp-\(journey)-\(getpid())")
+        let dir = TestScratch.rootURL.appendingPathComponent("cdp-\(journey)-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         for env in ["ios", "android"] {
@@ -97,7 +97,7 @@ struct CDPRecordingTests {
     }
 
     func temporaryFolder(_ name: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdp-\(name)-\(getpid())")
+        let dir = TestScratch.rootURL.appendingPathComponent("cdp-\(name)-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
@@ -206,7 +206,7 @@ struct CDPRecordingTests {
 
     @Test func aMissingOrForeignEndpointIsAClearError() throws {
         // Nothing listens on port 1: refused, before any archive is written.
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("cdp-refused-\(getpid()).bsz").path
+        let out = TestScratch.rootURL.appendingPathComponent("cdp-refused-\(getpid()).bsz").path
         let r = try runProcess(bin, ["record", "-o", out, "--cdp", "http://127.0.0.1:1", "--quiet"])
         #expect(r.status == 2)
         #expect(r.stderr.contains("cannot connect to http://127.0.0.1:1"), "\(r.stderr)")

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized, .enabled(if: chromiumPresent, "chromium is not installed: run tools/setup.sh --with-browser"))
 struct HTMLScreenshotTests {
     @Test func aLongSessionRendersWholeInHeadlessChromium() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-html-\(UUID().uuidString)")
+        let dir = TestScratch.rootURL.appendingPathComponent("bridgescope-html-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let fixture = ProjectPaths.root.appendingPathComponent("Tests/BridgeAnalysisTests/Fixtures/long-session-uuids.ndjson").path
         let r = try runBridgescope(["analyze", fixture, "--format", "html", "-o", "report.html"], in: dir)

@@ -9,7 +9,7 @@ import Testing
     static func halfArchive() throws -> String {
         let source = ProjectPaths.root.appendingPathComponent("captures/busy-storm.bsz")
         let bytes = try Data(contentsOf: source)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("half-\(UUID().uuidString).bsz").path
+        let path = TestScratch.rootURL.appendingPathComponent("half-\(UUID().uuidString).bsz").path
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
         return path
     }

@@ -10,7 +10,7 @@ import Testing
     let dir: URL
 
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-inputs-\(UUID().uuidString)")
+        dir = TestScratch.rootURL.appendingPathComponent("bridgescope-inputs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let captures = ProjectPaths.root.appendingPathComponent("captures")
         // Names that lie about the content.
@@ -124,7 +124,7 @@ import Testing
 /// temporary directory, through the executable's checkout.
 @Suite struct ResourceLookupTests {
     @Test func scenarioNamesResolveOutsideTheRepository() throws {
-        let dir = FileManager.default.temporaryDirectory
+        let dir = TestScratch.rootURL
         let archive = ProjectPaths.root.appendingPathComponent("captures/happy-passport.bsz").path
         let ok = try runBridgescope(["replay", archive, "--target", "inproc:nfc-missing"], in: dir)
         #expect(ok.status == 1, "\(ok.stderr)")

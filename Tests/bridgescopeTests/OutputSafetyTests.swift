@@ -11,7 +11,7 @@ import Testing
     let archive: String
 
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-output-\(UUID().uuidString)")
+        dir = TestScratch.rootURL.appendingPathComponent("bridgescope-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         archive = dir.appendingPathComponent("s.bsz").path
         try FileManager.default.copyItem(atPath: ProjectPaths.root.appendingPathComponent("captures/happy-passport.bsz").path, toPath: archive)

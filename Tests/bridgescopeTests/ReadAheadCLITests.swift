@@ -8,7 +8,7 @@ import Testing
 /// CLI then reads on one thread), on an intact recording and on a copy with a flipped byte.
 @Suite(.serialized) struct ReadAheadCLITests {
     @Test func oneThreadAndThreeGiveTheSameOutput() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-cli-\(UUID().uuidString)")
+        let dir = TestScratch.rootURL.appendingPathComponent("read-ahead-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = ProjectPaths.root.appendingPathComponent("tools/bench/analyze/generate.py").path

@@ -18,7 +18,7 @@ struct SecondHostFuzzTests {
     /// served at once over the wire needs one longer than 250 ms, see docs/FUZZING.md).
     func fuzz(bug: String?, runs: Int, delayMs: Int = 50, extra: [String] = []) throws
         -> (findings: [(String, String, String)], seconds: Double, status: Int32, unconfirmed: Int, processes: Int) {
-        let findings = FileManager.default.temporaryDirectory.appendingPathComponent("second-host-\(UUID().uuidString)").path
+        let findings = TestScratch.rootURL.appendingPathComponent("second-host-\(UUID().uuidString)").path
         var env = bug.map { "BRIDGE_HOST_BUG=\($0) " } ?? ""
         env += "BRIDGE_HOST_DELAY_MS=\(delayMs)"
         let command = "stdio:env \(env) \(python3!) \(host)"
@@ -76,7 +76,7 @@ struct SecondHostFuzzTests {
     /// `--time` bounds the whole run, minimization included, whatever the host does
     /// (here it never answers nfc.read and ignores SIGTERM).
     @Test func theTimeBudgetHoldsAgainstAHangingHost() throws {
-        let findings = FileManager.default.temporaryDirectory.appendingPathComponent("second-host-\(UUID().uuidString)").path
+        let findings = TestScratch.rootURL.appendingPathComponent("second-host-\(UUID().uuidString)").path
         let started = Date()
         let r = try runBridgescope(["fuzz", "--target", "stdio:env BRIDGE_HOST_BUG=hang-on-nfc \(python3!) \(host)",
                                     "--time", "8s", "--seed", "2", "--findings", findings, "--format", "json"])

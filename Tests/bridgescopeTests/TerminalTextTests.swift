@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aHostileSessionReachesNoTerminalRaw() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-tty-\(UUID().uuidString)")
+        let dir = TestScratch.rootURL.appendingPathComponent("bridgescope-tty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let tap = dir.appendingPathComponent("hostile.ndjson").path

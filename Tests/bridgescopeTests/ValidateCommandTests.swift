@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized)
 struct ValidateCommandTests {
     func temp(_ name: String, _ contents: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bridgescope-cli-\(getpid())")
+        let dir = TestScratch.rootURL.appendingPathComponent("bridgescope-cli-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
         try Data(contents.utf8).write(to: url)

@@ -7,4 +7,7 @@ out="${1:-$here/../../../.build/java}"
 command -v javac >/dev/null || { echo "javac is missing: apt-get install -y default-jdk-headless" >&2; exit 1; }
 mkdir -p "$out"
 javac --release 8 -Xlint:all -Xlint:-options -Werror -d "$out" $(find "$here/src" -name '*.java')
-java -cp "$out" com.bridgescope.tap.TapSelfTest
+# The self-test's folders and files go in a folder of their own, removed at exit.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/tap-selftest.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+java -Djava.io.tmpdir="$scratch" -cp "$out" com.bridgescope.tap.TapSelfTest
