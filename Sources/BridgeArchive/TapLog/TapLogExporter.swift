@@ -36,7 +36,7 @@ public struct TapLogExporter: ArchiveExporter {
     /// What ``write(plainLine:fields:into:)`` needs a plain line read with: a message the
     /// encoder stores verbatim (`msg`) needs no walk to find its end, and a message
     /// accepted so is written verbatim without a second check.
-    static func acceptsVerbatim(_ msg: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer, _ fields: ArchiveInterpreter.PlainFields) -> Bool {
+    package static func acceptsVerbatim(_ msg: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer, _ fields: ArchiveInterpreter.PlainFields) -> Bool {
         // `msg` is a slice of one decompressed line: it holds no LF.
         ArchivePayloadEncoding.isVerbatimJSON(msg, inLine: true)
     }
@@ -44,7 +44,7 @@ public struct TapLogExporter: ArchiveExporter {
     /// Writes the line of a plain record line (``ArchiveReader/PlainLine``: `line` its
     /// bytes, `fields` where its members are, read with ``acceptsVerbatim``): the bytes
     /// ``write(reading:into:)`` writes for the same record.
-    mutating func write(plainLine b: UnsafeRawBufferPointer, fields f: ArchiveInterpreter.PlainFields, into out: inout [UInt8]) {
+    package mutating func write(plainLine b: UnsafeRawBufferPointer, fields f: ArchiveInterpreter.PlainFields, into out: inout [UInt8]) {
         // The writer's layout: `{` and the line's own tail are the tap line.
         if let tail = Self.verbatimTail(b, f, maxLineBytes: encoder.maxLineBytes) {
             out.append(UInt8(ascii: "{"))

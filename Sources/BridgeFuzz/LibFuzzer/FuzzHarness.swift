@@ -112,8 +112,11 @@ public enum FuzzHarness {
 
     /// Session archive reader: any bytes as a `.bsz` file. Opening may fail (with an
     /// error, never a trap); once open, reading ends, with records in `seq` order, and
-    /// never yields more items than the input could hold.
+    /// never yields more items than the input could hold; and the tap log that
+    /// `export --jsonl` writes from runs of plain lines (the trusted tail, the verbatim
+    /// copy of a line's tail) is byte for byte the one written reading by reading.
     public static func archiveReader(_ data: UnsafeRawBufferPointer) {
+        defer { tapLogByRuns(data) }
         guard let reader = try? ArchiveReader(source: MemoryByteSource(Array(data), name: "fuzz"), maxLineBytes: 1 << 20) else { return }
         var items = 0
         var lastSeq = Int.min
@@ -128,6 +131,35 @@ public enum FuzzHarness {
                 }
                 lastSeq = r.seq
             }
+        }
+    }
+
+    /// The tap log of the archive `data` written from runs of plain lines, as
+    /// `export --jsonl` writes it, against the one written reading by reading.
+    static func tapLogByRuns(_ data: UnsafeRawBufferPointer) {
+        let bytes = Array(data)
+        guard let runs = try? ArchiveReader(source: MemoryByteSource(bytes, name: "fuzz"), maxLineBytes: 1 << 20),
+              let readings = try? ArchiveReader(source: MemoryByteSource(bytes, name: "fuzz"), maxLineBytes: 1 << 20) else { return }
+        var byRuns: [UInt8] = [], byReadings: [UInt8] = []
+        var a = TapLogExporter(), b = TapLogExporter()
+        var items = 0
+        while let r = runs.nextReading(accept: TapLogExporter.acceptsVerbatim, plain: { run, lines in
+            run.withUnsafeBytes { run in
+                for l in lines { a.write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.range]), fields: l.fields, into: &byRuns) }
+            }
+        }) {
+            items += 1
+            if items > 1_000_000 { return }  // archiveReader's bound says why
+            if case .finding = r { continue }
+            a.write(reading: r, into: &byRuns)
+        }
+        while let r = readings.nextReading() {
+            if case .finding = r { continue }
+            b.write(reading: r, into: &byReadings)
+        }
+        if byRuns != byReadings {
+            let at = zip(byRuns, byReadings).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(byRuns.count, byReadings.count)
+            fatalError("export --jsonl by runs differs from reading by reading at byte \(at): \(byRuns.count) and \(byReadings.count) bytes")
         }
     }
 
