@@ -8,8 +8,8 @@
 # For each: `zstd -dc`, `bridgescope cat`, `export --jsonl -`, `analyze --format json`
 # (and `analyze --jobs 1`, the analysis on one thread: no read-ahead),
 # `jq -c .` on the decompressed lines (and, for images, a jq program pairing requests
-# with responses), each under /usr/bin/time (median wall of the rounds, its CPU, the
-# largest peak RSS); heap allocations per message of cat, export and analyze (an
+# with responses), each timed by timed.py (wall and CPU to the microsecond; the median
+# wall of the rounds, 5 by default, its CPU, the largest peak RSS); heap allocations per message of cat, export and analyze (an
 # LD_PRELOAD malloc counter, tools/bench/analyze/malloc-count.c); and the ratios.
 #
 #   tools/bench/analyze/run.sh [--only images|small] [--megabytes N] [--messages M]
@@ -25,7 +25,7 @@
 # Builds bridgescope in release mode first. About 4 minutes on 2 cores once built.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-megabytes=1100; messages=630000; long=0; rounds=3; keep=0; only=; bin=; load=0
+megabytes=1100; messages=630000; long=0; rounds=5; keep=0; only=; bin=; load=0
 dir=/tmp/bridgescope-bench-analyze
 while (($#)); do
   case "$1" in
@@ -75,10 +75,11 @@ ensure() {
   mv "$file.tmp" "$file"
 }
 
-# timed LOG COMMAND...: runs COMMAND under /usr/bin/time, appends "wall user sys maxrss_kb" to LOG.
-timed() { local log=$1; shift; /usr/bin/time -f '%e %U %S %M' -a -o "$log" "$@" >/dev/null || true; }
+# timed LOG COMMAND...: runs COMMAND (timed.py: wall and CPU to the microsecond; GNU
+# time's 10 ms steps are a twelfth of `zstd -dc` here), appends "wall user sys maxrss_kb" to LOG.
+timed() { local log=$1; shift; python3 tools/bench/analyze/timed.py "$log" "$@" || true; }
 # pick LOG: median wall, its user+sys, and the largest RSS (MB) of the runs in LOG.
-pick() { sort -n "$1" | awk '{w[NR]=$1; c[NR]=$2+$3; if ($4>r) r=$4} END {m=int((NR+1)/2); printf "%.2f %.2f %.0f\n", w[m], c[m], r/1024}'; }
+pick() { sort -n "$1" | awk '{w[NR]=$1; c[NR]=$2+$3; if ($4>r) r=$4} END {m=int((NR+1)/2); printf "%.3f %.3f %.0f\n", w[m], c[m], r/1024}'; }
 # allocs COMMAND...: heap allocations of one run.
 allocs() { rm -f "$logs/mc"; MALLOC_COUNT_OUT="$logs/mc" LD_PRELOAD="$logs/malloc-count.so" "$@" >/dev/null 2>&1 || true; awk '{print $2}' "$logs/mc" | tail -1; }
 
