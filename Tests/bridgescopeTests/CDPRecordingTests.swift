@@ -39,12 +39,19 @@ struct CDPRecordingTests {
         let dir = TestScratch.rootURL.appendingPathComponent("cdp-\(journey)-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
+        // `record --launch` gives Chromium a TMPDIR in its profile: the folder Chromium
+        // leaves there when stopped (`org.chromium.Chromium.*`) goes with the profile.
+        let tmp = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         for env in ["ios", "android"] {
             let cdp = dir.appendingPathComponent("\(env)-cdp.bsz").path
             let proxy = dir.appendingPathComponent("\(env)-proxy.bsz").path
             let r = try runProcess(ProjectPaths.root.appendingPathComponent("tools/run-journey"),
-                                   [journey, "--env", env, "--record", cdp, "--proxy-record", proxy, "--quiet", "--timeout", "60"])
+                                   [journey, "--env", env, "--record", cdp, "--proxy-record", proxy, "--quiet", "--timeout", "60"],
+                                   environment: ["TMPDIR": tmp.path])
             #expect(r.status == 0, "\(journey) \(env): \(r.stdout)\n\(r.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { $0.hasPrefix("org.chromium") }
+            #expect(left.isEmpty, "\(journey) \(env): Chromium left \(left) in TMPDIR")
             let header = try runProcess(bin, ["cat", cdp, "--format", "jsonl"]).stdout
             #expect(header.hasPrefix("{\"bridgescope\":\"session\",\"formatVersion\":1,\"source\":\"cdp:http://127.0.0.1:"))
             #expect(header.contains("\"event\":\"open\""), "open events per frame")
