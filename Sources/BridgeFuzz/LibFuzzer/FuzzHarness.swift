@@ -114,52 +114,56 @@ public enum FuzzHarness {
     /// error, never a trap); once open, reading ends, with records in `seq` order, and
     /// never yields more items than the input could hold; and the tap log that
     /// `export --jsonl` writes from runs of plain lines (the trusted tail, the verbatim
-    /// copy of a line's tail) is byte for byte the one written reading by reading.
+    /// copy of a line's tail) is byte for byte the one written reading by reading (the
+    /// input read twice: once by readings, once by runs).
     public static func archiveReader(_ data: UnsafeRawBufferPointer) {
-        defer { tapLogByRuns(data) }
-        guard let reader = try? ArchiveReader(source: MemoryByteSource(Array(data), name: "fuzz"), maxLineBytes: 1 << 20) else { return }
+        let bytes = Array(data)
+        guard let reader = try? ArchiveReader(source: MemoryByteSource(bytes, name: "fuzz"), maxLineBytes: 1 << 20) else { return }
         var items = 0
         var lastSeq = Int.min
-        // zstd can expand a little input a lot, but not without bound at these sizes.
-        let limit = 1_000_000
-        while let item = reader.next() {
+        var byReadings: [UInt8] = []
+        var exporter = TapLogExporter()
+        while let reading = reader.nextReading() {
             items += 1
-            if items > limit { fatalError("the archive reader yielded over \(limit) items from \(data.count) bytes") }
-            if case .record(let r) = item {
+            if items > maxArchiveItems { fatalError("the archive reader yielded over \(maxArchiveItems) items from \(data.count) bytes") }
+            if case .record(let r, _) = reading {
                 if r.seq <= lastSeq && reader.findings.isEmpty {
                     fatalError("record seq \(r.seq) after \(lastSeq) with no finding")
                 }
                 lastSeq = r.seq
             }
+            if case .finding = reading { continue }
+            exporter.write(reading: reading, into: &byReadings)
         }
+        tapLogByRuns(bytes, expected: byReadings)
     }
 
-    /// The tap log of the archive `data` written from runs of plain lines, as
-    /// `export --jsonl` writes it, against the one written reading by reading.
-    static func tapLogByRuns(_ data: UnsafeRawBufferPointer) {
-        let bytes = Array(data)
-        guard let runs = try? ArchiveReader(source: MemoryByteSource(bytes, name: "fuzz"), maxLineBytes: 1 << 20),
-              let readings = try? ArchiveReader(source: MemoryByteSource(bytes, name: "fuzz"), maxLineBytes: 1 << 20) else { return }
-        var byRuns: [UInt8] = [], byReadings: [UInt8] = []
-        var a = TapLogExporter(), b = TapLogExporter()
+    /// The most items ``archiveReader(_:)`` lets an input yield: zstd can expand a little
+    /// input a lot, but not without bound at these sizes.
+    static let maxArchiveItems = 1_000_000
+
+    /// The tap log of the archive `bytes` written from runs of plain lines, as
+    /// `export --jsonl` writes it, against `expected`, the one written reading by reading.
+    static func tapLogByRuns(_ bytes: [UInt8], expected: [UInt8]) {
+        guard let runs = try? ArchiveReader(source: MemoryByteSource(bytes, name: "fuzz"), maxLineBytes: 1 << 20) else {
+            fatalError("the archive opened once and not again")
+        }
+        var byRuns: [UInt8] = []
+        var exporter = TapLogExporter()
         var items = 0
         while let r = runs.nextReading(accept: TapLogExporter.acceptsVerbatim, plain: { run, lines in
             run.withUnsafeBytes { run in
-                for l in lines { a.write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.range]), fields: l.fields, into: &byRuns) }
+                for l in lines { exporter.write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.range]), fields: l.fields, into: &byRuns) }
             }
         }) {
             items += 1
-            if items > 1_000_000 { return }  // archiveReader's bound says why
+            if items > maxArchiveItems { fatalError("read by runs, the archive yielded over \(maxArchiveItems) items") }
             if case .finding = r { continue }
-            a.write(reading: r, into: &byRuns)
+            exporter.write(reading: r, into: &byRuns)
         }
-        while let r = readings.nextReading() {
-            if case .finding = r { continue }
-            b.write(reading: r, into: &byReadings)
-        }
-        if byRuns != byReadings {
-            let at = zip(byRuns, byReadings).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(byRuns.count, byReadings.count)
-            fatalError("export --jsonl by runs differs from reading by reading at byte \(at): \(byRuns.count) and \(byReadings.count) bytes")
+        if byRuns != expected {
+            let at = zip(byRuns, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(byRuns.count, expected.count)
+            fatalError("export --jsonl by runs differs from reading by reading at byte \(at): \(byRuns.count) and \(expected.count) bytes")
         }
     }
 
