@@ -29,23 +29,6 @@ public enum TestScratch {
     /// ``root`` with a trailing slash, as `NSTemporaryDirectory()` gives the temporary folder.
     public static var temporaryPath: String { root + "/" }
 
-    /// A new, empty folder in ``root`` whose name starts with `name`.
-    public static func directory(_ name: String) -> String {
-        let path = root + "/" + name + "-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    /// ``directory(_:)`` as a file URL.
-    public static func directoryURL(_ name: String) -> URL {
-        URL(fileURLWithPath: directory(name), isDirectory: true)
-    }
-
-    /// A path in ``root`` for a file named `name`, a unique part, then `suffix` (not created).
-    public static func file(_ name: String, suffix: String = "") -> String {
-        root + "/" + name + "-" + UUID().uuidString + suffix
-    }
-
     /// Removes this process's folder (at exit).
     static func removeRoot() {
         try? FileManager.default.removeItem(atPath: root)

@@ -12,7 +12,8 @@ with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss, open(os.devnull, "w
     start = time.perf_counter()
     p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss.name] + cmd, stdout=null)
     # The rusage of /usr/bin/time includes the command's, which it waited for.
-    _, _, usage = os.wait4(p.pid, 0)
+    _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     wall = time.perf_counter() - start
     maxrss = (rss.read().strip().splitlines() or ["0"])[-1]
 with open(log, "a") as f:
