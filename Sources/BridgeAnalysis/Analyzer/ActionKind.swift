@@ -44,6 +44,11 @@ enum ActionKind: UInt8 {
     /// The kind of each of ``Action/known``, in its order.
     static let byKnownIndex: [ActionKind] = Action.known.map { ActionKind($0.rawValue) }
 
+    /// The action each kind is, by raw value (nil for ``other``).
+    static let names: [String?] = (0..<count).map { raw in
+        Action.known.first { ActionKind($0.rawValue).rawValue == raw && raw != 0 }?.rawValue
+    }
+
     /// Whether the action is a typed slot, which serves one request at a time
     /// (PROTOCOL.md §2).
     var isTypedSlot: Bool { self == .documentCapture || self == .selfieCapture }

@@ -9,6 +9,8 @@ struct ActionTable {
     /// The name retained last and its number: answers follow one another with the same
     /// action (the same `String`, compared without hashing).
     private var cached: (name: String, number: UInt32)?
+    /// The number of each known action kind's name while it has references (`.max`: none).
+    private var byKind = [UInt32](repeating: .max, count: ActionKind.count)
 
     /// The name numbered `number`.
     func name(_ number: UInt32) -> String { names[Int(number)] }
@@ -39,12 +41,27 @@ struct ActionTable {
         return number
     }
 
+    /// The number of `name`, whose kind is `kind`, counting one more reference: a known
+    /// kind is one name, so its number is found without comparing or hashing the name.
+    mutating func retain(_ name: String, kind: ActionKind) -> UInt32 {
+        guard kind != .other else { return retain(name) }
+        let known = byKind[Int(kind.rawValue)]
+        if known != .max {
+            references[Int(known)] += 1
+            return known
+        }
+        let number = retain(name)
+        byKind[Int(kind.rawValue)] = number
+        return number
+    }
+
     /// Counts one reference less to `number`; the last one frees it.
     mutating func release(_ number: UInt32) {
         let i = Int(number)
         references[i] -= 1
         guard references[i] == 0 else { return }
         if cached?.number == number { cached = nil }
+        for k in byKind.indices where byKind[k] == number { byKind[k] = .max }
         numbers[names[i]] = nil
         names[i] = ""
         free.append(number)

@@ -26,6 +26,15 @@ public struct ActionTimeouts: Sendable, Hashable {
         milliseconds(for: action).multipliedReportingOverflow(by: 1_000_000).partialValue
     }
 
+    /// The timeout of each ``ActionKind`` in milliseconds, by raw value (``ActionKind/other``:
+    /// the default; look its action up by name): a known kind is one action, so a
+    /// request or response of one finds its timeout without hashing the name.
+    func byKind() -> [Int64] {
+        (0..<ActionKind.count).map { raw in
+            ActionKind.names[raw].map { milliseconds(for: $0) } ?? defaultMilliseconds
+        }
+    }
+
     /// Largest accepted override: one day, in milliseconds.
     static let maxMilliseconds: Int64 = 86_400_000
 

@@ -55,8 +55,8 @@ struct ConnectionState {
     var lastRequest: (record: Int, id: String, action: String)?
     var reportedCaptureBeforeQuery = false
 
-    var open: [String: OpenRequest] = [:]
-    var answered: RecentIDs
+    /// Open requests and answered ids (``RequestIDs``).
+    var ids: RequestIDs
     /// Active request per typed slot action.
     var activeSlot = ActionMemory<String>()
     var busyTimes: [String: [Int64]] = [:]
@@ -119,7 +119,7 @@ struct ConnectionState {
         self.id = id
         self.firstTime = time
         self.lastTime = time
-        self.answered = RecentIDs(capacity: rememberIDs)
+        self.ids = RequestIDs(rememberIDs: rememberIDs)
     }
 
     /// Appends a step unless the cap is reached; returns its index. The step is built

@@ -9,7 +9,7 @@ import Darwin
 /// bucket is its `Hasher` value (seeded per process) scaled to the table's size, so the
 /// table need not be a power of two: it is sized to the ring's capacity once full.
 ///
-/// A bucket holds the key's 32-bit hash beside its record's offset: a probe compares
+/// A bucket holds the key's 31-bit hash beside its record's offset: a probe compares
 /// the hashes and reads the arena only when they match (an absent id walked its cluster
 /// comparing keys in the arena, a cache miss each), and deleting or growing finds each
 /// entry's home without hashing its key again.
@@ -19,12 +19,13 @@ extension RecentIDs {
     static func hash(_ key: UnsafeRawBufferPointer) -> UInt32 {
         var hasher = Hasher()
         hasher.combine(bytes: key)
-        return UInt32(truncatingIfNeeded: hasher.finalize())
+        // 31 bits: an entry's top bit is the open flag.
+        return UInt32(truncatingIfNeeded: hasher.finalize()) & 0x7FFF_FFFF
     }
 
-    /// The home bucket of `hash` in a table of `size` buckets.
+    /// The home bucket of the 31-bit `hash` in a table of `size` buckets.
     static func home(_ hash: UInt32, size: Int) -> Int {
-        Int(truncatingIfNeeded: (UInt64(hash) &* UInt64(size)) >> 32)
+        Int(truncatingIfNeeded: (UInt64(hash) &* UInt64(size)) >> 31)
     }
 
     /// A bucket's entry: the hash in the high half, the record's offset plus one in the
@@ -33,11 +34,11 @@ extension RecentIDs {
         UInt64(hash) << 32 | UInt64(record + 1)
     }
 
-    /// The record an entry points at.
+    /// The record an entry points at (an open entry: its slot).
     static func record(_ entry: UInt64) -> Int { Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1 }
 
     /// The hash an entry holds.
-    static func hash(_ entry: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: entry >> 32) }
+    static func hash(_ entry: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: entry >> 32) & 0x7FFF_FFFF }
 
     /// The bucket holding `key` and its record, or the empty bucket ending its probe
     /// (-1 when there are no buckets yet) and nil.
@@ -50,7 +51,8 @@ extension RecentIDs {
                 while true {
                     let entry = b[i]
                     if entry == 0 { return (i, nil) }
-                    if Self.hash(entry) == hash {
+                    // An open entry's flag makes its high half differ from any hash.
+                    if entry >> 32 == UInt64(hash) {
                         let record = Self.record(entry)
                         let keyStart = record + 4
                         if keyStart + key.count <= a.count,
@@ -69,7 +71,7 @@ extension RecentIDs {
 
     /// Points the index at a new record (its key absent from the index).
     mutating func add(record: Int, hash: UInt32) {
-        if (count + 1) * 3 > buckets.count * 2 { grow() }
+        if (count + openCount + 1) * 3 > buckets.count * 2 { grow() }
         buckets[Self.freeBucket(in: buckets, from: Self.home(hash, size: buckets.count))] = Self.entry(record: record, hash: hash)
         count += 1
     }
@@ -100,16 +102,17 @@ extension RecentIDs {
         let delta = UInt64(offset)
         buckets.withUnsafeMutableBufferPointer { b in
             // The offset is in the low half and stays at least 1: no borrow reaches the hash.
-            for i in b.indices where b[i] != 0 { b[i] -= delta }
+            // Open entries hold a slot, not an offset.
+            for i in b.indices where b[i] != 0 && b[i] & Self.openFlag == 0 { b[i] -= delta }
         }
     }
 
     /// Doubles the table (at least 16 buckets), up to what the ring's capacity needs at
     /// two thirds full, and places every entry again.
-    private mutating func grow() {
+    mutating func grow() {
         let needed = capacity + capacity / 2 + 2
         var size = Swift.max(16, Swift.min(buckets.count * 2, needed))
-        while (count + 1) * 3 > size * 2 { size *= 2 }
+        while (count + openCount + 1) * 3 > size * 2 { size *= 2 }
         let old = buckets
         buckets = [UInt64](repeating: 0, count: size)
         for entry in old where entry != 0 {

@@ -12,11 +12,14 @@ extension RecentIDs {
         /// Calls `body` with the key of `id`, built on the stack.
         static func with<R>(_ id: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
             var id = id
-            return id.withUTF8 { utf8 in
-                withUnsafeTemporaryAllocation(byteCount: maxLength(utf8.count), alignment: 1) { buffer in
-                    let n = encode(utf8, into: buffer)
-                    return body(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
-                }
+            return id.withUTF8 { utf8 in with(utf8, body) }
+        }
+
+        /// Calls `body` with the key of the id whose UTF-8 bytes are `utf8`, built on the stack.
+        static func with<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+            withUnsafeTemporaryAllocation(byteCount: maxLength(utf8.count), alignment: 1) { buffer in
+                let n = encode(utf8, into: buffer)
+                return body(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
             }
         }
 

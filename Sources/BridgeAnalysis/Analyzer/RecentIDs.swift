@@ -25,14 +25,18 @@ struct RecentIDs {
     var slots = 0
     /// Ids remembered: records the index points at.
     var count = 0
+    /// Open requests the index points at (``RequestIDs``): they share its buckets, so a
+    /// message finds its id open, answered or new in one probe.
+    var openCount = 0
     /// The records from ``start``; bytes before it belong to forgotten slots.
     var arena: [UInt8] = []
     /// Offset of the oldest slot's record.
     var start = 0
-    /// 0 for an empty bucket, else the id's 32-bit hash (high half) and the offset of
-    /// its record plus one (low half): ``entry(record:hash:)``.
+    /// 0 for an empty bucket, else the id's 31-bit hash (high half, below the open flag)
+    /// and the offset of its record plus one (low half): ``entry(record:hash:)``; for an
+    /// open request the flag (bit 63) and its slot plus one (``openEntry(slot:hash:)``).
     var buckets: [UInt64] = []
-    private var actions = ActionTable()
+    var actions = ActionTable()
 
     /// The most slots a ring keeps: ids are cut to a few hundred bytes
     /// (`maxIdentifierBytes`), so the arena stays under 4 GiB.
@@ -94,7 +98,7 @@ struct RecentIDs {
     }
 
     /// Removes `key` from the index; false when it was not there.
-    private mutating func forget(_ key: UnsafeRawBufferPointer) -> Bool {
+    mutating func forget(_ key: UnsafeRawBufferPointer) -> Bool {
         let (bucket, record) = find(key, hash: Self.hash(key))
         guard let record else { return false }
         actions.release(actionNumber(at: record))
@@ -105,7 +109,7 @@ struct RecentIDs {
 
     /// Appends a record; returns its offset. Full arenas drop their dead prefix and
     /// keep an eighth of the live bytes free.
-    private mutating func append(_ key: UnsafeRawBufferPointer, actionNumber: UInt32) -> Int {
+    mutating func append(_ key: UnsafeRawBufferPointer, actionNumber: UInt32) -> Int {
         let size = 4 + key.count
         if arena.count + size > arena.capacity {
             let live = arena.count - start

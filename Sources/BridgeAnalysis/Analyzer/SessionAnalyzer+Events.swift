@@ -38,7 +38,7 @@ extension SessionAnalyzer {
                 lifecycle(&c)
             case .hostBackground:
                 lifecycle(&c)
-                let pending = c.open.values.filter { Self.isCapture($0.action) }.sorted { $0.record < $1.record }
+                let pending = c.ids.openRequests.filter { Self.isCapture($0.action) }.sorted { $0.record < $1.record }
                 // One finding per pending capture, about that capture: its id and its
                 // record first (the request a reader must look at), the event second.
                 for p in pending {
@@ -96,7 +96,7 @@ extension SessionAnalyzer {
 
     /// End-of-session checks for one connection.
     mutating func finishConnection(_ c: inout ConnectionState, end: Int64) {
-        for req in c.open.values.sorted(by: { $0.record < $1.record }) {
+        for req in c.ids.openRequests.sorted(by: { $0.record < $1.record }) {
             let ack = req.acknowledged.map { ", acknowledged after \(Self.millis($0 - req.sent))" } ?? ""
             emit(ReportFinding(rule: .unansweredRequest,
                                message: "\(req.action) (\(req.id)) got no final response\(ack); pending \(Self.millis(end - req.sent)) when the session ended",
@@ -124,7 +124,7 @@ extension SessionAnalyzer {
             var records: [Int] = []
             if let last = c.lastRequest {
                 let kept = c.steps.last { $0.kind == .request && $0.records.first == last.record }
-                let outcome = c.open[last.id] != nil ? "unanswered" : (kept?.outcome ?? "answered")
+                let outcome = c.ids.isOpen(last.id) ? "unanswered" : (kept?.outcome ?? "answered")
                 hint = " (last request: \(last.action) \(last.id), record \(last.record), \(outcome))"
                 records = [last.record]
             }

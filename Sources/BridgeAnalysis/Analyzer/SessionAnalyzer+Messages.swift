@@ -20,6 +20,11 @@ struct MessageFacts {
             rawID = nil
         }
     }
+    /// ``rawID`` when ``id`` is exactly its bytes (not clipped).
+    var unclippedRawID: UnsafeBufferPointer<UInt8>? {
+        guard let rawID, rawID.count <= idLimit else { return nil }
+        return rawID.assumingMemoryBound(to: UInt8.self)
+    }
     /// The id as decoded (slow path), or as set.
     var decodedID: String?
     /// The id's bytes between its quotes (fast path: valid UTF-8 without escapes). Like
@@ -114,7 +119,13 @@ extension SessionAnalyzer {
             // makes its `String` once here).
             switch facts.kind {
             case .request where way == .webToHost: if let id = facts.id { a.request(&c, id: id, facts) }
-            case .response where way == .hostToWeb: if let id = facts.id { a.response(&c, id: id, facts) }
+            case .response where way == .hostToWeb:
+                // By the id's bytes when the scanner read them: no `String` made.
+                if let raw = facts.unclippedRawID {
+                    a.response(&c, found: c.ids.lookup(raw: raw), facts)
+                } else if let id = facts.id {
+                    a.response(&c, found: c.ids.lookup(id), facts)
+                }
             case .event: a.event(&c, facts)
             default: break  // wrong direction or unknown type: the decoder reported it
             }
@@ -167,18 +178,26 @@ extension SessionAnalyzer {
             c.firstRequest = (m.record, id, action)
             if c.hostReadyCount == 0 { c.requestBeforeReady = (m.record, id, m.time) }
         }
-        if let earlier = c.open[id] {
+        // One probe: open, answered or new (``RequestIDs``).
+        let found = c.ids.lookup(id)
+        var unchanged = true
+        switch found.place {
+        case .open(let slot):
+            let earlier = c.ids.slots[slot]!
             emit(ReportFinding(rule: .reusedCorrelationId,
                                message: "\(action) reuses id \(id) of the \(earlier.action) request still open since record \(earlier.record)",
                                connection: c.id, records: [m.record, earlier.record], correlationId: id, time: m.time))
             c.mark(earlier.stepIndex, .reusedCorrelationId)
             return
-        }
-        if let previous = c.answered.action(of: id) {
+        case .answered:
+            let previous = c.ids.answeredAction(found) ?? "?"
             emit(ReportFinding(rule: .reusedCorrelationId,
                                message: "\(action) reuses id \(id) of an earlier, answered \(previous) request",
                                connection: c.id, records: [m.record], correlationId: id, time: m.time))
-            c.answered.remove(id)
+            c.ids.forgetAnswered(found)
+            unchanged = false
+        case .absent:
+            break
         }
         var stepRules: [RuleID] = []
         func flag(_ rule: RuleID, _ message: String, _ records: [Int] = []) {
@@ -204,7 +223,7 @@ extension SessionAnalyzer {
             flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
         }
         let dataKey = RequestData(rawData: m.rawData, decodedData: m.decodedData)
-        if let s = c.lastSuccess.removeValue(for: action, kind: m.actionKind), m.time - s.sent >= configuration.timeouts.nanoseconds(for: action),
+        if let s = c.lastSuccess.removeValue(for: action, kind: m.actionKind), m.time - s.sent >= timeoutMilliseconds(action, m.actionKind).multipliedReportingOverflow(by: 1_000_000).partialValue,
            s.dataKey.same(as: dataKey) {
             flag(.responseNotConsumed,
                  "\(action) (\(id)) re-sent with the same data \(Self.millis(m.time - s.sent)) after \(s.id), which the host answered with success (record \(s.record)): the web never saw that answer",
@@ -212,7 +231,7 @@ extension SessionAnalyzer {
         }
         var busyWith: String?
         if m.actionKind.isTypedSlot {
-            if let active = c.activeSlot[action, m.actionKind], c.open[active] != nil { busyWith = active } else { c.activeSlot[action, m.actionKind] = id }
+            if let active = c.activeSlot[action, m.actionKind], c.ids.isOpen(active) { busyWith = active } else { c.activeSlot[action, m.actionKind] = id }
         }
         var side: String?
         if m.actionKind == .documentCapture, let s = m.dataString("side") {
@@ -220,7 +239,7 @@ extension SessionAnalyzer {
             let type = m.dataString("documentType")?.lowercased() ?? ""
             if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
         }
-        guard c.open.count < configuration.limits.maxOpenRequestsPerConnection else {
+        guard c.ids.openCount < configuration.limits.maxOpenRequestsPerConnection else {
             logger.debug("open-request cap reached; \(id) not tracked", metadata: ["connection": "\(c.id)"])
             return
         }
@@ -229,13 +248,14 @@ extension SessionAnalyzer {
         let index = c.addStep(JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
                                           detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules),
                               cap: configuration.limits.maxStepsPerConnection)
-        c.open[id] = OpenRequest(id: id, action: action, kind: m.actionKind, sent: m.time, record: m.record, stepIndex: index,
-                                 busyWith: busyWith, dataKey: dataKey, side: side)
-        if c.open.count > configuration.maxPendingRequests {
+        c.ids.open(OpenRequest(id: id, action: action, kind: m.actionKind, sent: m.time, record: m.record, stepIndex: index,
+                               busyWith: busyWith, dataKey: dataKey, side: side),
+                   at: found, unchanged: unchanged)
+        if c.ids.openCount > configuration.maxPendingRequests {
             if !c.overPendingLimit {
                 c.overPendingLimit = true
                 emit(ReportFinding(rule: .tooManyPending,
-                                   message: "\(c.open.count) requests open at once (limit \(configuration.maxPendingRequests))",
+                                   message: "\(c.ids.openCount) requests open at once (limit \(configuration.maxPendingRequests))",
                                    connection: c.id, records: [m.record], correlationId: id, time: m.time))
                 c.mark(index, .tooManyPending)
             }

@@ -7,9 +7,13 @@ import BridgeJSON
 import BridgeProtocol
 
 extension SessionAnalyzer {
-    mutating func response(_ c: inout ConnectionState, id: String, _ m: MessageFacts) {
-        guard let openIndex = c.open.index(forKey: id) else {
-            if let action = c.answered.action(of: id) {
+    /// A response whose id `found` looked up (``RequestIDs``: open, answered or
+    /// unknown). An answer to an open request makes no `String` of its id: the
+    /// request's is the same.
+    mutating func response(_ c: inout ConnectionState, found: RequestIDs.Lookup, _ m: MessageFacts) {
+        guard case .open(let slot) = found.place else {
+            let id = m.id ?? ""
+            if let action = c.ids.answeredAction(found) {
                 emit(ReportFinding(rule: .duplicateResponse,
                                    message: "a second \(m.status?.rawValue ?? "status-less") response to \(action) (\(id)), which was already answered",
                                    connection: c.id, records: [m.record], correlationId: id, time: m.time))
@@ -20,7 +24,8 @@ extension SessionAnalyzer {
             }
             return
         }
-        let req = c.open.values[openIndex]
+        let req = c.ids.slots[slot]!
+        let id = req.id
         let step = req.stepIndex
         if step != nil { c.steps[step!].records.append(m.record) }
         func flag(_ rule: RuleID, _ message: String) {
@@ -34,22 +39,22 @@ extension SessionAnalyzer {
         let isBusy = m.status == .error && m.errorCode == .busy
         if let other = req.busyWith, !isBusy {
             flag(.busyViolation, "\(req.action) (\(id)) arrived while \(other) held the slot, and was answered \(m.status?.rawValue ?? "without a status") instead of error BUSY")
-            c.open.values[openIndex].busyWith = nil
+            c.ids.slots[slot]!.busyWith = nil
         }
         if m.status == .acknowledged {
-            c.open.values[openIndex].acknowledged = m.time
+            c.ids.slots[slot]!.acknowledged = m.time
             if let step { c.steps[step].acknowledged = m.time }
             return
         }
 
         // The final response.
-        c.open.remove(at: openIndex)
-        c.answered.insert(id, action: req.action)
+        // The open entry becomes the answered one where it is.
+        c.ids.answer(slot: slot, at: found, id: id, action: req.action, kind: req.kind)
         if req.kind.isTypedSlot, c.activeSlot[req.action, req.kind] == id { c.activeSlot[req.action, req.kind] = nil }
         let elapsed = m.time - req.sent
         latency.record(action: req.action, kind: req.kind, nanos: elapsed, correlationId: id, connection: c.id, record: req.record)
-        let timeout = configuration.timeouts.milliseconds(for: req.action)
-        if elapsed > configuration.timeouts.nanoseconds(for: req.action) {
+        let timeout = timeoutMilliseconds(req.action, req.kind)
+        if elapsed > timeout.multipliedReportingOverflow(by: 1_000_000).partialValue {
             flag(.lateResponse, "\(req.action) (\(id)) answered after \(Self.millis(elapsed)), past the \(timeout) ms timeout")
         }
         if let step {
@@ -76,6 +81,12 @@ extension SessionAnalyzer {
             }
         default: break
         }
+    }
+
+    /// The timeout of `action`, of kind `kind`, in milliseconds (a known kind's without
+    /// hashing its name).
+    func timeoutMilliseconds(_ action: String, _ kind: ActionKind) -> Int64 {
+        kind == .other ? configuration.timeouts.milliseconds(for: action) : kindTimeouts[Int(kind.rawValue)]
     }
 
     /// Whether two byte strings are equal (one `memcmp`; `elementsEqual` of a buffer and

@@ -27,6 +27,9 @@ public struct SessionAnalyzer: Sendable {
     /// Whether plain envelopes take the scanner's path (the tests turn it off to compare).
     var usesEnvelopeScanner = true
 
+    /// ``AnalyzerConfiguration/timeouts`` by action kind (``ActionTimeouts/byKind()``).
+    let kindTimeouts: [Int64]
+
     /// Every connection's state, in order of first sight (``connectionOrder``).
     var connections: [ConnectionState] = []
     var connectionIndex: [String: Int] = [:]
@@ -50,6 +53,7 @@ public struct SessionAnalyzer: Sendable {
         self.source = source
         self.configuration = configuration
         self.logger = logger
+        self.kindTimeouts = configuration.timeouts.byKind()
         self.latency = LatencyRecorder(keepSlowest: configuration.limits.slowestPerAction,
                                        maxActions: configuration.limits.maxActions, sampling: configuration.fleetSession)
     }
@@ -145,7 +149,7 @@ public struct SessionAnalyzer: Sendable {
         }
         let reports = connections.map { c -> ConnectionReport in
             ConnectionReport(id: c.id, firstTime: c.firstTime, lastTime: c.lastTime, webMessages: c.webMessages,
-                                    hostMessages: c.hostMessages, requests: c.requests, unanswered: c.open.count,
+                                    hostMessages: c.hostMessages, requests: c.requests, unanswered: c.ids.openCount,
                                     steps: c.steps, stepsOmitted: c.stepsOmitted,
                                     outcome: c.outcome ?? JourneyOutcome(state: "none"),
                                     hostVersion: c.hostVersion, environment: c.environment)

@@ -1,0 +1,128 @@
+@testable import BridgeAnalysis
+import Testing
+
+/// `RequestIDs` (open requests and answered ids in one index) held to the two tables it
+/// replaced: a dictionary of open requests keyed by `String` beside the answered-id
+/// memory (``RecentIDsTests/Reference``, the dictionary and ring before issue 21). The
+/// same random requests and responses, as the analyzer makes them, must find the same
+/// ids open, answered or new, with the same actions, through ring evictions, reused
+/// ids, the open-request cap and table growth.
+struct RequestIDsTests {
+    /// What the analyzer did with the two tables.
+    struct Model {
+        var open: [String: OpenRequest] = [:]
+        var answered: RecentIDsTests.Reference
+
+        mutating func request(_ r: OpenRequest, cap: Int) -> RecentIDs.Place? {
+            if open[r.id] != nil { return .open(slot: -1) }
+            var place: RecentIDs.Place = .absent
+            if answered.action(of: r.id) != nil {
+                place = .answered(record: -1)
+                answered.remove(r.id)
+            }
+            if open.count < cap { open[r.id] = r }
+            return place
+        }
+
+        mutating func response(_ id: String) -> String? {
+            guard let r = open.removeValue(forKey: id) else { return nil }
+            answered.insert(id, action: r.action)
+            return r.action
+        }
+    }
+
+    static func request(_ id: String, _ action: String, record: Int) -> OpenRequest {
+        OpenRequest(id: id, action: action, kind: ActionKind(action), sent: 0, record: record,
+                    dataKey: RequestData(rawData: nil, decodedData: nil))
+    }
+
+    /// `place` without its record or slot.
+    static func shape(_ place: RecentIDs.Place) -> String {
+        switch place {
+        case .open: "open"
+        case .answered: "answered"
+        case .absent: "absent"
+        }
+    }
+
+    @Test(arguments: [(1, 3, 2), (2, 6, 3), (3, 12, 100), (8, 30, 5), (50, 150, 40), (600, 1_500, 1_000)])
+    func agreesWithTheTwoTables(capacity: Int, poolSize: Int, cap: Int) {
+        var rng = SplitMix64(seed: UInt64(capacity * 31 + poolSize * 7 + cap))
+        let ids = RecentIDsTests.pool(&rng, size: poolSize)
+        let actions = ["capability.query", "camera.document.capture", "nfc.read", "a", "", String(repeating: "long.action", count: 9)]
+        var model = Model(answered: RecentIDsTests.Reference(capacity: capacity))
+        var table = RequestIDs(rememberIDs: capacity)
+        for step in 0..<Swift.max(6_000, capacity * 40) {
+            let pick = rng.next() % 3 == 0 ? Int(rng.next() % UInt64(Swift.min(ids.count, capacity + 3))) : Int(rng.next() % UInt64(ids.count))
+            let id = ids[pick]
+            if rng.next() % 2 == 0 {
+                // A request, as ``SessionAnalyzer/request(_:id:_:)`` makes it.
+                let action = actions[Int(rng.next() % UInt64(actions.count))]
+                let expected = model.request(Self.request(id, action, record: step), cap: cap)!
+                let found = table.lookup(id)
+                #expect(Self.shape(found.place) == Self.shape(expected), "step \(step): request \(id.debugDescription)")
+                var unchanged = true
+                switch found.place {
+                case .open: continue
+                case .answered:
+                    table.forgetAnswered(found)
+                    unchanged = false
+                case .absent: break
+                }
+                if table.openCount < cap { table.open(Self.request(id, action, record: step), at: found, unchanged: unchanged) }
+            } else {
+                // A response.
+                let found = table.lookup(id)
+                let expected = model.response(id)
+                switch found.place {
+                case .open(let slot):
+                    let r = table.slots[slot]!
+                    #expect(r.id == id && r.action == expected, "step \(step): response \(id.debugDescription)")
+                    table.answer(slot: slot, at: found, id: id, action: r.action, kind: r.kind)
+                default:
+                    #expect(expected == nil, "step \(step): \(id.debugDescription) should be open")
+                }
+            }
+            #expect(table.openCount == model.open.count, "step \(step)")
+            #expect(table.recent.count == model.answered.actions.count, "step \(step)")
+            if step % 89 == 0 {
+                for other in ids {
+                    var t = table
+                    let found = t.lookup(other)
+                    let want = model.open[other] != nil ? "open" : (model.answered.action(of: other) != nil ? "answered" : "absent")
+                    #expect(Self.shape(found.place) == want, "step \(step): \(other.debugDescription)")
+                    if case .answered = found.place {
+                        #expect(t.answeredAction(found) == model.answered.action(of: other))
+                    }
+                }
+                #expect(Set(table.openRequests.map(\.id)) == Set(model.open.keys))
+            }
+        }
+    }
+
+    /// An id answered, then requested again while the ring is full and its old slot is
+    /// the oldest: answering it forgets it at once (the ring's quirk, as before).
+    @Test func anIdWhoseOldSlotIsTheOldestIsForgottenAtOnce() {
+        var table = RequestIDs(rememberIDs: 2)
+        func request(_ id: String) {
+            let found = table.lookup(id)
+            if case .answered = found.place { table.forgetAnswered(found) }
+            table.open(Self.request(id, "a", record: 0), at: table.lookup(id), unchanged: true)
+        }
+        func respond(_ id: String) {
+            let found = table.lookup(id)
+            guard case .open(let slot) = found.place else {
+                Issue.record("\(id) is not open")
+                return
+            }
+            table.answer(slot: slot, at: found, id: id, action: "a", kind: .other)
+        }
+        request("x"); respond("x")
+        request("y"); respond("y")
+        request("x")  // reused: forgotten from the answered ids, open again
+        respond("x")  // the ring is full and its oldest slot is x's: x is forgotten at once
+        #expect(table.lookup("x").place == .absent)
+        if case .answered = table.lookup("y").place {} else { Issue.record("y should be answered") }
+        #expect(table.openCount == 0 && table.recent.count == 1)
+    }
+}
