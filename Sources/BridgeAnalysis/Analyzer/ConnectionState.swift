@@ -87,24 +87,6 @@ struct ConnectionState {
     var lastWebTimestamp: Int64?, lastHostTimestamp: Int64?
     var lastOtherTimestamp: [Direction: Int64] = [:]
 
-    /// The last envelope timestamp sent in `direction`.
-    subscript(lastTimestamp direction: Direction, way: MessageWay) -> Int64? {
-        get {
-            if way == .webToHost { return lastWebTimestamp }
-            if way == .hostToWeb { return lastHostTimestamp }
-            return lastOtherTimestamp[direction]
-        }
-        set {
-            if way == .webToHost {
-                lastWebTimestamp = newValue
-            } else if way == .hostToWeb {
-                lastHostTimestamp = newValue
-            } else {
-                lastOtherTimestamp[direction] = newValue
-            }
-        }
-    }
-
     var lastSuccess = ActionMemory<SuccessInfo>()
     var lastFatal = ActionMemory<(id: String, record: Int)>()
 

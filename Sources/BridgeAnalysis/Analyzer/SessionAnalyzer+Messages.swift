@@ -161,9 +161,20 @@ extension SessionAnalyzer {
     mutating func checkTimestamp(_ c: inout ConnectionState, _ m: MessageFacts) {
         // Seconds-looking values are `timestamp-in-seconds` already; they do not count here.
         guard let ts = m.timestamp, ts >= Self.secondsThreshold else { return }
-        defer { c[lastTimestamp: m.direction, m.way] = ts }
-        guard let previous = c[lastTimestamp: m.direction, m.way],
-              previous - ts > configuration.timestampToleranceMilliseconds else { return }
+        // Read and replaced in place: through the subscript and a `defer`, the whole
+        // connection state (640 bytes) was copied per message.
+        let previous: Int64?
+        switch m.way {
+        case .webToHost:
+            previous = c.lastWebTimestamp
+            c.lastWebTimestamp = ts
+        case .hostToWeb:
+            previous = c.lastHostTimestamp
+            c.lastHostTimestamp = ts
+        case .other:
+            previous = c.lastOtherTimestamp.updateValue(ts, forKey: m.direction)
+        }
+        guard let previous, previous - ts > configuration.timestampToleranceMilliseconds else { return }
         let side = m.direction == .webToHost ? "web" : "host"
         emit(ReportFinding(rule: .timestampRegression,
                            message: "\(side) timestamp went back \(previous - ts) ms (from \(previous) to \(ts)); tolerance \(configuration.timestampToleranceMilliseconds) ms",
