@@ -156,8 +156,13 @@ struct TapWriterTests {
         let r = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" --dir \"$1\"", driver, dir], stdin: input)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("tap error: cannot write") && r.stderr.contains("File too large"), "\(r.stderr)")
-        #expect(r.stderr.components(separatedBy: "tap error:").count - 1 <= 3, "reported once per distinct failure: \(r.stderr)")
         let text = try String(contentsOfFile: dir + "/bridge-000001.ndjson", encoding: .utf8)
+        // Reported again only after a write succeeded: a failed batch is cut back, and a
+        // smaller batch may then fit (how the lines are batched depends on the writer
+        // thread's timing), so at most once plus once per line written after it.
+        let reports = r.stderr.components(separatedBy: "tap error:").count - 1
+        let lines = text.split(separator: "\n").count
+        #expect(reports >= 1 && reports <= 1 + lines, "reported \(reports) times for \(lines) lines: \(r.stderr)")
         #expect(text.hasSuffix("\n"), "a partial line was left")
         for entry in try entries(dir + "/bridge-000001.ndjson") {
             if case .error(let e) = entry { Issue.record("line \(e.line): \(e.reason)") }
