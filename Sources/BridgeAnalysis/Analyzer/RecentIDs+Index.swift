@@ -107,12 +107,21 @@ extension RecentIDs {
         }
     }
 
-    /// Doubles the table (at least 16 buckets), up to what the ring's capacity needs at
-    /// two thirds full, and places every entry again.
+    /// Open requests the table has room for beside a full ring without growing.
+    static let openRoom = 1_024
+
+    /// Doubles the table (at least 16 buckets), up to what the ring's capacity and
+    /// ``openRoom`` open requests need at two thirds full, and places every entry again.
+    /// Past that (more open requests on top of a full ring) it grows by a quarter:
+    /// doubling a table sized for 100,000 ids for one open request was 2.4 MB more per
+    /// connection (peak RSS 89 -> 105 MB at 6M messages).
     mutating func grow() {
-        let needed = capacity + capacity / 2 + 2
+        let needed = (capacity + Self.openRoom) * 3 / 2 + 2
+        let entries = count + openCount + 1
         var size = Swift.max(16, Swift.min(buckets.count * 2, needed))
-        while (count + openCount + 1) * 3 > size * 2 { size *= 2 }
+        if entries * 3 > size * 2 {
+            size = Swift.max(size + size / 4, (entries * 3 + 1) / 2 + 1)
+        }
         let old = buckets
         buckets = [UInt64](repeating: 0, count: size)
         for entry in old where entry != 0 {

@@ -108,16 +108,24 @@ struct RecentIDs {
     }
 
     /// Appends a record; returns its offset. Full arenas drop their dead prefix and
-    /// keep an eighth of the live bytes free.
+    /// keep an eighth of the live bytes free: in place when the allocation is large
+    /// enough (once the ring is full, no new allocation of a couple of megabytes per
+    /// compaction), else in a larger one.
     mutating func append(_ key: UnsafeRawBufferPointer, actionNumber: UInt32) -> Int {
         let size = 4 + key.count
         if arena.count + size > arena.capacity {
             let live = arena.count - start
-            var fresh: [UInt8] = []
-            fresh.reserveCapacity(live + size + Swift.max(live / 8, 256))
-            fresh.append(contentsOf: arena[start...])
-            if start > 0 { rebase(by: start) }
-            arena = fresh
+            let wanted = live + size + Swift.max(live / 8, 256)
+            if start > 0 && wanted <= arena.capacity {
+                arena.removeSubrange(0..<start)
+                rebase(by: start)
+            } else {
+                var fresh: [UInt8] = []
+                fresh.reserveCapacity(wanted)
+                fresh.append(contentsOf: arena[start...])
+                if start > 0 { rebase(by: start) }
+                arena = fresh
+            }
             start = 0
         }
         let record = arena.count
