@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The index of ``RecentIDs``: open addressing over record offsets, linear probing,
 /// backward-shift deletion (no tombstones), at most two thirds full. A key's home
 /// bucket is its `Hasher` value (seeded per process) scaled to the table's size, so the
@@ -43,30 +37,10 @@ extension RecentIDs {
     /// The bucket holding `key` and its record, or the empty bucket ending its probe
     /// (-1 when there are no buckets yet) and nil.
     func find(_ key: UnsafeRawBufferPointer, hash: UInt32) -> (bucket: Int, record: Int?) {
-        let size = buckets.count
-        guard size > 0 else { return (-1, nil) }
-        return buckets.withUnsafeBufferPointer { b in
-            arena.withUnsafeBytes { a in
-                var i = Self.home(hash, size: size)
-                while true {
-                    let entry = b[i]
-                    if entry == 0 { return (i, nil) }
-                    // An open entry's flag makes its high half differ from any hash.
-                    if entry >> 32 == UInt64(hash) {
-                        let record = Self.record(entry)
-                        let keyStart = record + 4
-                        if keyStart + key.count <= a.count,
-                           memcmp(a.baseAddress! + keyStart, key.baseAddress!, key.count) == 0 {
-                            // Keys are prefix-free (their length leads), so equal bytes
-                            // over `key.count` are the same key.
-                            return (i, record)
-                        }
-                    }
-                    i += 1
-                    if i == size { i = 0 }
-                }
-            }
-        }
+        // ``locate(_:hash:isOpen:)`` passing open entries by.
+        let (bucket, place) = locate(key, hash: hash) { _ in false }
+        if case .answered(let record) = place { return (bucket, record) }
+        return (bucket, nil)
     }
 
     /// Points the index at a new record (its key absent from the index).

@@ -48,6 +48,8 @@ extension RecentIDs {
                         let keyStart = record + 4
                         if keyStart + key.count <= a.count,
                            memcmp(a.baseAddress! + keyStart, key.baseAddress!, key.count) == 0 {
+                            // Keys are prefix-free (their length leads), so equal bytes
+                            // over `key.count` are the same key.
                             return (i, .answered(record: record))
                         }
                     } else if high == open, isOpen(Self.record(entry)) {
