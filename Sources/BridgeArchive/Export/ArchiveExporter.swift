@@ -68,11 +68,7 @@ public enum ArchiveExport {
         var taps = exporters.compactMap { $0 as? TapLogExporter }
         let plain = { (run: ArraySlice<UInt8>, lines: [ArchiveReader.PlainLine]) throws(ArchiveError) in
             for i in taps.indices {
-                run.withUnsafeBytes { run in
-                    for l in lines {
-                        taps[i].write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.range]), fields: l.fields, into: &buffers[i])
-                    }
-                }
+                run.withUnsafeBytes { run in taps[i].write(plainLines: lines, in: run, into: &buffers[i]) }
                 if buffers[i].count >= chunk {
                     try outputs[i].write(buffers[i])
                     buffers[i].removeAll(keepingCapacity: true)

@@ -41,6 +41,15 @@ public struct TapLogExporter: ArchiveExporter {
         ArchivePayloadEncoding.isVerbatimJSON(msg, inLine: true)
     }
 
+    /// ``write(plainLine:fields:into:)`` of each of `lines`, whose bytes are in `run`: one
+    /// call per run, so a caller whose exporter and buffer are captured variables checks
+    /// its exclusive access to them once per run, not twice per line.
+    package mutating func write(plainLines lines: [ArchiveReader.PlainLine], in run: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        for l in lines {
+            write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.range]), fields: l.fields, into: &out)
+        }
+    }
+
     /// Writes the line of a plain record line (``ArchiveReader/PlainLine``: `line` its
     /// bytes, `fields` where its members are, read with ``acceptsVerbatim``): the bytes
     /// ``write(reading:into:)`` writes for the same record.
