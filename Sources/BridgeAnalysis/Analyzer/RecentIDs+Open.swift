@@ -88,29 +88,17 @@ extension RecentIDs {
     }
 
     /// The open request at `slot` (its entry in `bucket`, its id's key `key`) was
-    /// answered: its id is remembered as answered for `action`, exactly as
-    /// ``insert(_:action:)`` of an id not remembered would (`kind`: the action's kind) (it takes the next ring slot;
-    /// a full ring forgets its oldest slot's id first, and when that is this id, it is
-    /// forgotten at once).
+    /// answered: its id is remembered as answered for `action` (of kind `kind`), exactly
+    /// as ``insert(_:action:)`` of an id not remembered would: it takes the next ring
+    /// slot; a full ring forgets its oldest slot's id first, and when that is this id, it
+    /// is forgotten at once.
     mutating func answerOpen(slot: Int, bucket: Int, key: UnsafeRawBufferPointer, hash: UInt32, action: String,
                              kind: ActionKind) {
         var bucket = bucket
-        var forgottenAtOnce = false
-        if slots == capacity {
-            let oldest = keyRange(at: start)
-            withUnsafeTemporaryAllocation(byteCount: oldest.count, alignment: 1) { copy in
-                arena.withUnsafeBytes { copy.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[oldest])) }
-                let old = UnsafeRawBufferPointer(copy)
-                if old.elementsEqual(key) {
-                    forgottenAtOnce = true
-                } else if forget(old) {
-                    // Deleting moves entries back: find this one again.
-                    bucket = self.bucket(ofOpen: slot, hash: hash)
-                }
-            }
-            start = oldest.upperBound
-            slots -= 1
-        }
+        let freed = freeOldestSlot(for: key)
+        // Deleting moves entries back: find this one again.
+        if freed.forgot { bucket = self.bucket(ofOpen: slot, hash: hash) }
+        let forgottenAtOnce = freed.isKey
         openCount -= 1
         if forgottenAtOnce {
             deleteBucket(bucket)

@@ -77,24 +77,30 @@ struct RecentIDs {
             }
             return
         }
-        // The oldest slot goes first, and its id with it. When that id is this one (it
-        // was removed since), the new id is forgotten at once, as it always was.
-        var forgottenAtOnce = false
-        if slots == capacity {
-            let oldest = keyRange(at: start)
-            // A copy: removing the id from the index reads the arena.
-            withUnsafeTemporaryAllocation(byteCount: oldest.count, alignment: 1) { copy in
-                arena.withUnsafeBytes { copy.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[oldest])) }
-                let old = UnsafeRawBufferPointer(copy)
-                if old.elementsEqual(key) { forgottenAtOnce = true } else { _ = forget(old) }
-            }
-            start = oldest.upperBound
-            slots -= 1
-        }
+        let forgottenAtOnce = freeOldestSlot(for: key).isKey
         let number = forgottenAtOnce ? 0 : actions.retain(action)
         let record = append(key, actionNumber: number)
         slots += 1
         if !forgottenAtOnce { add(record: record, hash: hash) }
+    }
+
+    /// When the ring is full, frees its oldest slot, and the id it holds goes with it.
+    /// When that id is `key` (it was removed since), the caller forgets `key` at once, as
+    /// it always was: `isKey`. `forgot`: another id left the index (deleting it may have
+    /// moved later entries back).
+    mutating func freeOldestSlot(for key: UnsafeRawBufferPointer) -> (isKey: Bool, forgot: Bool) {
+        guard slots == capacity else { return (false, false) }
+        let oldest = keyRange(at: start)
+        var freed = (isKey: false, forgot: false)
+        // A copy: removing the id from the index reads the arena.
+        withUnsafeTemporaryAllocation(byteCount: oldest.count, alignment: 1) { copy in
+            arena.withUnsafeBytes { copy.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[oldest])) }
+            let old = UnsafeRawBufferPointer(copy)
+            if old.elementsEqual(key) { freed.isKey = true } else { freed.forgot = forget(old) }
+        }
+        start = oldest.upperBound
+        slots -= 1
+        return freed
     }
 
     /// Removes `key` from the index; false when it was not there.
