@@ -174,6 +174,9 @@ public struct ArchiveEventSource: AnalysisEventSource {
     static func feed(run: ArraySlice<UInt8>, lines: [ArchiveReader.PlainLine], scans: [(offset: Int, envelope: ScannedEnvelope)],
                      reintern: Bool = false, to analyzer: inout SessionAnalyzer, lastTime: inout Int64) {
         var next = 0
+        // Read once per run: each use of these static members calls their accessor, which
+        // checks a `swift_once`, and matching a `Direction?` compares strings.
+        let webToHost = Direction.webToHost, hostToWeb = Direction.hostToWeb
         // One borrow of the run for all its lines: a scanned message goes on as a pointer
         // into it (a slice retained and released the buffer per message).
         run.withUnsafeBytes { r in
@@ -181,10 +184,10 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 let f = l.fields
                 let line = l.range.lowerBound  // the line's offset in `r`
                 let direction: Direction
-                switch Self.direction(r, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {
-                case .webToHost?: direction = .webToHost
-                case .hostToWeb?: direction = .hostToWeb
-                default:
+                switch Self.way(r, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {
+                case .webToHost: direction = webToHost
+                case .hostToWeb: direction = hostToWeb
+                case .other:
                     // Not w2h or h2w: the mapper says so, as for any record.
                     let dir = String(decoding: r[(line + f.dir.lowerBound)..<(line + f.dir.upperBound)], as: UTF8.self)
                     let connection = String(decoding: r[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)], as: UTF8.self)
@@ -229,11 +232,20 @@ public struct ArchiveEventSource: AnalysisEventSource {
 
     /// `w2h` or `h2w` from a `dir` string's contents.
     static func direction(_ line: UnsafeRawBufferPointer, _ r: Range<Int>) -> Direction? {
-        guard r.count == 3, line[r.lowerBound + 1] == UInt8(ascii: "2") else { return nil }
+        switch way(line, r) {
+        case .webToHost: return .webToHost
+        case .hostToWeb: return .hostToWeb
+        case .other: return nil
+        }
+    }
+
+    /// ``direction(_:_:)`` as a ``MessageWay`` (`.other`: neither), without a `Direction`.
+    static func way(_ line: UnsafeRawBufferPointer, _ r: Range<Int>) -> MessageWay {
+        guard r.count == 3, line[r.lowerBound + 1] == UInt8(ascii: "2") else { return .other }
         switch (line[r.lowerBound], line[r.lowerBound + 2]) {
         case (UInt8(ascii: "w"), UInt8(ascii: "h")): return .webToHost
         case (UInt8(ascii: "h"), UInt8(ascii: "w")): return .hostToWeb
-        default: return nil
+        default: return .other
         }
     }
 
