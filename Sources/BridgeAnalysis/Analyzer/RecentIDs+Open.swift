@@ -79,10 +79,9 @@ extension RecentIDs {
     /// index since, else -1.
     mutating func addOpen(slot: Int, hash: UInt32, bucket: Int) {
         var bucket = bucket
-        if bucket < 0 || (count + openCount + 1) * 3 > buckets.count * 2 {
-            if (count + openCount + 1) * 3 > buckets.count * 2 { grow() }
-            bucket = Self.freeBucket(in: buckets, from: Self.home(hash, size: buckets.count))
-        }
+        let full = (count + openCount + 1) * 3 > buckets.count * 2
+        if full { grow() }
+        if full || bucket < 0 { bucket = Self.freeBucket(in: buckets, from: Self.home(hash, size: buckets.count)) }
         buckets[bucket] = Self.openEntry(slot: slot, hash: hash)
         openCount += 1
     }
