@@ -47,7 +47,7 @@ extension ArchiveLineReader {
     }
 
     /// ``split(_:)`` with ``sharedLines``: the line's bytes and its newline are appended
-    /// to ``store``, and the line joins the run of lines queued last (``LineRun``) or
+    /// to ``store`` (the chunk's kept bytes in one copy), and the line joins the run of lines queued last (``LineRun``) or
     /// starts one. The line being read is `store[lineStart...]`. Only runs queued by this
     /// call are extended: what was queued before belongs to an earlier step.
     private func splitShared(_ o: UnsafeRawBufferPointer) {
@@ -70,24 +70,30 @@ extension ArchiveLineReader {
         do {
             let base = o.baseAddress!
             var start = 0
+            // `o[copied..<start]` is owed to `store`: the lines kept go in with one copy
+            // (at the end, or before an over-long line is cut off), not two appends
+            // each; offsets in `store` are counted as if they were in already.
+            var copied = 0
             while start < count {
                 let found = memchr(base + start, 0x0A, count - start)
                 let end = found.map { base.distance(to: UnsafeRawPointer($0)) } ?? count
-                let segment = UnsafeRawBufferPointer(start: base + start, count: end - start)
+                let length = end - start
+                let storeCount = store.count + (start - copied)
                 if discarding {
                     // skipping an over-long line
-                } else if store.count - lineStart + segment.count > maxLineBytes {
+                    copied = found != nil ? end + 1 : count
+                } else if storeCount - lineStart + length > maxLineBytes {
+                    store.append(contentsOf: UnsafeRawBufferPointer(rebasing: o[copied..<start]))
                     discarding = true
                     store.removeSubrange(lineStart...)
-                } else {
-                    store.append(contentsOf: segment)
-                    if found != nil {
-                        store.append(0x0A)
-                        linesRead += 1
-                        Self.append(.run(LineRun(first: linesRead, count: 1, start: lineStart, end: store.count, frameOffset: frameStart)),
-                                    to: &queue, floor: floor)
-                        lineStart = store.count
-                    }
+                    copied = found != nil ? end + 1 : count
+                } else if found != nil {
+                    // The line and its newline, as they are in `o`.
+                    linesRead += 1
+                    let lineEnd = storeCount + length + 1
+                    Self.append(.run(LineRun(first: linesRead, count: 1, start: lineStart, end: lineEnd, frameOffset: frameStart)),
+                                to: &queue, floor: floor)
+                    lineStart = lineEnd
                 }
                 if found != nil {
                     if discarding {
@@ -101,6 +107,7 @@ extension ArchiveLineReader {
                     start = count
                 }
             }
+            store.append(contentsOf: UnsafeRawBufferPointer(rebasing: o[copied..<count]))
         }
     }
 
