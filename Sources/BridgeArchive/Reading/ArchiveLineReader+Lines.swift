@@ -47,9 +47,10 @@ extension ArchiveLineReader {
     }
 
     /// ``split(_:)`` with ``sharedLines``: the line's bytes and its newline are appended
-    /// to ``store`` (the chunk's kept bytes in one copy), and the line joins the run of lines queued last (``LineRun``) or
-    /// starts one. The line being read is `store[lineStart...]`. Only runs queued by this
-    /// call are extended: what was queued before belongs to an earlier step.
+    /// to ``store`` (the chunk's kept bytes in one copy), and the line joins the run of
+    /// lines queued last (``LineRun``) or starts one. The line being read is
+    /// `store[lineStart...]`. Only runs queued by this call are extended: what was queued
+    /// before belongs to an earlier step.
     private func splitShared(_ o: UnsafeRawBufferPointer) {
         let floor = queue.count
         let count = o.count

@@ -53,7 +53,7 @@ public struct TapLogExporter: ArchiveExporter {
     /// Writes the line of a plain record line (``ArchiveReader/PlainLine``: `line` its
     /// bytes, `fields` where its members are, read with ``acceptsVerbatim``): the bytes
     /// ``write(reading:into:)`` writes for the same record.
-    package mutating func write(plainLine b: UnsafeRawBufferPointer, fields f: ArchiveInterpreter.PlainFields, into out: inout [UInt8]) {
+    mutating func write(plainLine b: UnsafeRawBufferPointer, fields f: ArchiveInterpreter.PlainFields, into out: inout [UInt8]) {
         // The writer's layout: `{` and the line's own tail are the tap line.
         if let tail = Self.verbatimTail(b, f, maxLineBytes: encoder.maxLineBytes) {
             out.append(UInt8(ascii: "{"))

@@ -152,9 +152,7 @@ public enum FuzzHarness {
         var exporter = TapLogExporter()
         var items = 0
         while let r = runs.nextReading(accept: TapLogExporter.acceptsVerbatim, plain: { run, lines in
-            run.withUnsafeBytes { run in
-                for l in lines { exporter.write(plainLine: UnsafeRawBufferPointer(rebasing: run[l.range]), fields: l.fields, into: &byRuns) }
-            }
+            run.withUnsafeBytes { run in exporter.write(plainLines: lines, in: run, into: &byRuns) }
         }) {
             items += 1
             if items > maxArchiveItems { fatalError("read by runs, the archive yielded over \(maxArchiveItems) items") }
