@@ -46,7 +46,7 @@ enum ActionKind: UInt8 {
 
     /// The action each kind is, by raw value (nil for ``other``).
     static let names: [String?] = (0..<count).map { raw in
-        Action.known.first { ActionKind($0.rawValue).rawValue == raw && raw != 0 }?.rawValue
+        raw == other.rawValue ? nil : Action.known.first { ActionKind($0.rawValue).rawValue == raw }?.rawValue
     }
 
     /// Whether the action is a typed slot, which serves one request at a time

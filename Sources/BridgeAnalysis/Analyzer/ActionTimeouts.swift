@@ -21,11 +21,6 @@ public struct ActionTimeouts: Sendable, Hashable {
         perAction.isEmpty ? defaultMilliseconds : perAction[action] ?? defaultMilliseconds
     }
 
-    /// The timeout for `action`, in nanoseconds.
-    public func nanoseconds(for action: String) -> Int64 {
-        milliseconds(for: action).multipliedReportingOverflow(by: 1_000_000).partialValue
-    }
-
     /// The timeout of each ``ActionKind`` in milliseconds, by raw value (``ActionKind/other``:
     /// the default; look its action up by name): a known kind is one action, so a
     /// request or response of one finds its timeout without hashing the name.

@@ -234,7 +234,7 @@ extension SessionAnalyzer {
             flag(.retryAfterFatal, "\(action) (\(id)) repeats \(fatal.id), which was answered with recoverable: false at record \(fatal.record)", [fatal.record])
         }
         let dataKey = RequestData(rawData: m.rawData, decodedData: m.decodedData)
-        if let s = c.lastSuccess.removeValue(for: action, kind: m.actionKind), m.time - s.sent >= timeoutMilliseconds(action, m.actionKind).multipliedReportingOverflow(by: 1_000_000).partialValue,
+        if let s = c.lastSuccess.removeValue(for: action, kind: m.actionKind), m.time - s.sent >= Self.nanoseconds(milliseconds: timeoutMilliseconds(action, m.actionKind)),
            s.dataKey.same(as: dataKey) {
             flag(.responseNotConsumed,
                  "\(action) (\(id)) re-sent with the same data \(Self.millis(m.time - s.sent)) after \(s.id), which the host answered with success (record \(s.record)): the web never saw that answer",

@@ -54,7 +54,7 @@ extension SessionAnalyzer {
         let elapsed = m.time - req.sent
         latency.record(action: req.action, kind: req.kind, nanos: elapsed, correlationId: id, connection: c.id, record: req.record)
         let timeout = timeoutMilliseconds(req.action, req.kind)
-        if elapsed > timeout.multipliedReportingOverflow(by: 1_000_000).partialValue {
+        if elapsed > Self.nanoseconds(milliseconds: timeout) {
             flag(.lateResponse, "\(req.action) (\(id)) answered after \(Self.millis(elapsed)), past the \(timeout) ms timeout")
         }
         if let step {
@@ -87,6 +87,12 @@ extension SessionAnalyzer {
     /// hashing its name).
     func timeoutMilliseconds(_ action: String, _ kind: ActionKind) -> Int64 {
         kind == .other ? configuration.timeouts.milliseconds(for: action) : kindTimeouts[Int(kind.rawValue)]
+    }
+
+    /// `milliseconds` in nanoseconds (timeouts are at most a day: no overflow in practice,
+    /// and none trapped).
+    static func nanoseconds(milliseconds: Int64) -> Int64 {
+        milliseconds.multipliedReportingOverflow(by: 1_000_000).partialValue
     }
 
     /// Whether two byte strings are equal (one `memcmp`; `elementsEqual` of a buffer and
