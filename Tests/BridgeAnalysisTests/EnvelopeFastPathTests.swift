@@ -159,6 +159,42 @@ struct EnvelopeFastPathTests {
         #expect(r.fast.summary.messages > 5_000)
     }
 
+    /// Ids around the identifier limit (256 bytes: longer ones are clipped): the fast path
+    /// finds a response's request by the id's bytes, the decoder's by its clipped
+    /// `String`. Both pair the same requests and responses, and two ids that differ only
+    /// past the limit are one id to both (reused).
+    @Test func idsAroundTheClipLimitPairTheSameWayOnBothPaths() throws {
+        let limit = AnalyzerConfiguration().limits.maxIdentifierBytes
+        var ids = [1, 36, limit - 1, limit, limit + 1, 300].map { String(repeating: "i", count: $0 - 1) + "z" }
+        ids.append(String(repeating: "i", count: 299) + "y")  // the 300-byte one but for its last byte
+        ids.append("0123abcd-0000-4000-a000-0123456789AB")  // a UUID in mixed case
+        var lines: [String] = []
+        var t: Int64 = 1_763_830_000_000
+        func line(_ dir: String, _ msg: String) {
+            t += 3
+            lines.append(#"{"t":\#(t),"dir":"\#(dir)","conn":"c1","msg":\#(msg)}"#)
+        }
+        line("h2w", #"{"version":"1.0","correlationId":"ready","type":"event","timestamp":\#(t),"payload":{"action":"host.ready","data":{}}}"#)
+        for round in 0..<3 {
+            for id in ids {
+                line("w2h", #"{"version":"1.0","correlationId":"\#(id)","type":"request","timestamp":\#(t),"payload":{"action":"nfc.read","data":{}}}"#)
+            }
+            for id in ids.reversed() where round != 1 || id.count != limit {
+                line("h2w", #"{"version":"1.0","correlationId":"\#(id)","type":"response","timestamp":\#(t),"payload":{"action":"nfc.read","status":"success","data":{}}}"#)
+            }
+        }
+        let log = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let r = try Self.bothReports({ TapLogSource(bytes: log, name: "long ids") }, name: "long ids")
+        #expect(r.fast == r.full)
+        let slugs = r.fast.findings.map(\.slug)
+        // The two 300-byte ids clip to one: the second request reuses the first's open id,
+        // and the second response answers an id answered already.
+        #expect(slugs.contains("reused-correlation-id") && slugs.contains("duplicate-response"), "\(slugs)")
+        // The limit-long id left unanswered in round 1 is open again in round 2: reused.
+        #expect(r.fast.summary.requests == 3 * ids.count)
+        #expect(!slugs.contains("unknown-correlation"), "\(slugs)")
+    }
+
     /// `response-not-consumed` compares data by canonical text: the same data with its
     /// keys in another order or spelled with an escape is the same data on both paths;
     /// other data is not. Also a capability answer repeated byte for byte, then changed.
