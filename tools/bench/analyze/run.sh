@@ -11,6 +11,10 @@
 # with responses), each timed by timed.py (wall and CPU to the microsecond; the median
 # wall of the rounds, 5 by default, its CPU, the largest peak RSS); heap allocations per message of cat, export and analyze (an
 # LD_PRELOAD malloc counter, tools/bench/analyze/malloc-count.c); and the ratios.
+# With simdjson's headers (Debian `libsimdjson-dev`) and a C++ compiler, also a floor:
+# tools/bench/analyze/floor.cpp, the same decompression and a simdjson parse of every
+# line in C++ (`parse`), then pairing ids in a hash map (`pair`), no rules; without
+# them those rows are skipped and the command to install them is printed.
 #
 #   tools/bench/analyze/run.sh [--only images|small] [--megabytes N] [--messages M]
 #                              [--long M2] [--rounds R] [--keep] [--bin PATH] [--load N]
@@ -57,6 +61,13 @@ made=()
 hogs=()
 trap '((${#hogs[@]} == 0)) || kill "${hogs[@]}" 2>/dev/null || true; rm -rf "$logs"; ((keep)) || rm -f "${made[@]}"' EXIT
 cc -O2 -shared -fPIC -o "$logs/malloc-count.so" tools/bench/analyze/malloc-count.c
+floor=
+if command -v c++ >/dev/null && [[ -f /usr/include/simdjson.h ]] \
+   && c++ -O3 -std=c++17 -o "$logs/floor" tools/bench/analyze/floor.cpp -lsimdjson -lzstd; then
+  floor=$logs/floor
+else
+  echo "bench-analyze: no simdjson floor rows (apt-get install -y libsimdjson-dev g++ adds them)" >&2
+fi
 
 # path KIND SIZE: where the session of that kind and size is kept.
 path() { if [[ $1 == images ]]; then echo "$dir/session-$2.bsz"; else echo "$dir/session-small-$2.bsz"; fi; }
@@ -105,6 +116,10 @@ bench() {
     timed "$l/export" "$BIN" export "$file" --jsonl -
     timed "$l/analyze" "$BIN" analyze --format json --fail-on never --accept-incomplete "$file"
     timed "$l/analyze1" "$BIN" analyze --jobs 1 --format json --fail-on never --accept-incomplete "$file"
+    if [[ -n $floor ]]; then
+      timed "$l/floorparse" "$floor" "$file" parse
+      timed "$l/floorpair" "$floor" "$file" pair
+    fi
   done
   zstd -dc "$file" > "$l/lines.jsonl"
   timed "$l/jqc" jq -c . "$l/lines.jsonl"
@@ -138,6 +153,10 @@ bench() {
   row "  the same, --jobs 1 (one thread)" "$l/analyze1"
   row "jq -c . (decompressed lines)" "$l/jqc"
   [[ $kind == images ]] && row "jq pairing (decompressed lines)" "$l/jqpair"
+  if [[ -n $floor ]]; then
+    row "floor: C++ simdjson parse (1 thread)" "$l/floorparse"
+    row "floor: + pair ids, no rules" "$l/floorpair"
+  fi
   read -r aw ac2 _ < <(pick "$l/analyze")
   read -r cw cc2 _ < <(pick "$l/cat")
   read -r ew ec2 _ < <(pick "$l/export")
@@ -145,6 +164,10 @@ bench() {
   awk -v a="$aw" -v ac="$ac2" -v z="$zw" -v zc="$zc" -v c="$cw" -v e="$ew" -v q="$qw" -v qc="$qc" -v n="$records" 'BEGIN {
     printf "   analyze / zstd -dc: %.2fx wall, %.2fx CPU (target <= 3x)   jq -c . / analyze: %.1fx wall, %.1fx CPU (target >= 5x)\n", a / z, ac / zc, q / a, qc / ac
     printf "   cat / zstd -dc: %.2fx wall   export / zstd -dc: %.2fx wall (target <= 1.5x)   analyze: %.2f us CPU per record\n", c / z, e / z, ac / n * 1e6 }'
+  if [[ -n $floor ]]; then
+    read -r fw fc _ < <(pick "$l/floorpair")
+    awk -v ac="$ac2" -v fc="$fc" -v zc="$zc" 'BEGIN { printf "   floor (pair) / zstd -dc: %.2fx CPU   analyze / floor (pair): %.2fx CPU\n", fc / zc, ac / fc }'
+  fi
   if [[ $kind == images ]]; then
     read -r pw pc _ < <(pick "$l/jqpair")
     awk -v a="$aw" -v p="$pw" 'BEGIN { printf "   jq pairing / analyze: %.1fx wall\n", p / a }'
