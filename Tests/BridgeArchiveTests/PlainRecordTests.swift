@@ -273,8 +273,9 @@ struct PlainRecordTests {
 
     /// `plainInteger` (18 digits unchecked, a 19th checked) against `Int64(_:)` on the
     /// edges and on random lexemes of 1 to 20 digits, signed and not, before every kind of
-    /// byte that can follow: it reads what the walk (`valueEnd`) would end, and nothing
-    /// when anything but a delimiter follows the digits.
+    /// byte that can follow, at the end of the bytes and with bytes after: it reads what
+    /// the walk (`valueEnd`) would end, and nothing when anything but a delimiter follows
+    /// the digits.
     @Test func plainIntegersReadAsInt64ReadsThem() {
         var rng = SeededRandom(seed: 0x1D)
         func next() -> UInt64 { rng.next() }
@@ -295,7 +296,7 @@ struct PlainRecordTests {
         }
         for text in texts {
             for negative in [false, true] {
-                for tail in ["", ",", "}", "]", " ", "\t", "x", "0", "-", ".5", "e1", "\""] {
+                for tail in ["", ",", "}", "]", " ", "\t", "x", "0", "-", ".5", "e1", "\""].flatMap({ [$0, $0 + "        ,"] }) {
                     let line = Array((text + tail).utf8)
                     let mine: Int64? = line.withUnsafeBytes { b in
                         guard let (v, e) = ArchiveInterpreter.plainInteger(b, from: 0, negative: negative),
