@@ -9,7 +9,8 @@
 # (and `analyze --jobs 1`, the analysis on one thread: no read-ahead),
 # `jq -c .` on the decompressed lines (and, for images, a jq program pairing requests
 # with responses), each timed by timed.py (wall and CPU to the microsecond; the median
-# wall of the rounds, 5 by default, its CPU, the largest peak RSS); heap allocations per message of cat, export and analyze (an
+# wall of the rounds, 5 by default, its CPU, the largest peak RSS; the lowest and
+# highest ratio round by round for the goals); heap allocations per message of cat, export and analyze (an
 # LD_PRELOAD malloc counter, tools/bench/analyze/malloc-count.c); and the ratios.
 # With simdjson's headers (Debian `libsimdjson-dev`) and a C++ compiler, also a floor:
 # tools/bench/analyze/floor.cpp, the same decompression and a simdjson parse of every
@@ -91,6 +92,11 @@ ensure() {
 timed() { local log=$1; shift; python3 tools/bench/analyze/timed.py "$log" "$@" || true; }
 # pick LOG: median wall, its user+sys, and the largest RSS (MB) of the runs in LOG.
 pick() { sort -n "$1" | awk '{w[NR]=$1; c[NR]=$2+$3; if ($4>r) r=$4} END {m=int((NR+1)/2); printf "%.3f %.3f %.0f\n", w[m], c[m], r/1024}'; }
+# ratios A B: the lowest and highest ratio of A's runs to B's, round by round (each
+# round runs them back to back), in wall and in CPU time: how much a ratio moves with
+# the machine's load.
+ratios() { paste -d' ' "$1" "$2" | awk '{w=$1/$5; c=($2+$3)/($6+$7); if (NR==1||w<wl) wl=w; if (NR==1||w>wh) wh=w; if (NR==1||c<cl) cl=c; if (NR==1||c>ch) ch=c}
+  END {printf "%.2f-%.2fx wall, %.2f-%.2fx CPU\n", wl, wh, cl, ch}'; }
 # allocs COMMAND...: heap allocations of one run.
 allocs() { rm -f "$logs/mc"; MALLOC_COUNT_OUT="$logs/mc" LD_PRELOAD="$logs/malloc-count.so" "$@" >/dev/null 2>&1 || true; awk '{print $2}' "$logs/mc" | tail -1; }
 
@@ -164,6 +170,7 @@ bench() {
   awk -v a="$aw" -v ac="$ac2" -v z="$zw" -v zc="$zc" -v c="$cw" -v e="$ew" -v q="$qw" -v qc="$qc" -v n="$records" 'BEGIN {
     printf "   analyze / zstd -dc: %.2fx wall, %.2fx CPU (target <= 3x)   jq -c . / analyze: %.1fx wall, %.1fx CPU (target >= 5x)\n", a / z, ac / zc, q / a, qc / ac
     printf "   cat / zstd -dc: %.2fx wall   export / zstd -dc: %.2fx wall (target <= 1.5x)   analyze: %.2f us CPU per record\n", c / z, e / z, ac / n * 1e6 }'
+  echo "   round by round: analyze / zstd -dc $(ratios "$l/analyze" "$l/zstd"); export / zstd -dc $(ratios "$l/export" "$l/zstd")"
   if [[ -n $floor ]]; then
     read -r fw fc _ < <(pick "$l/floorpair")
     awk -v ac="$ac2" -v fc="$fc" -v zc="$zc" 'BEGIN { printf "   floor (pair) / zstd -dc: %.2fx CPU   analyze / floor (pair): %.2fx CPU\n", fc / zc, ac / fc }'
