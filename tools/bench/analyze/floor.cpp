@@ -11,8 +11,9 @@
 //                      pair requests with final responses per connection in a hash map.
 //                      No other rule, no journey view, no latency histogram, no report.
 //
-// Prints the counts; exit 1 on a read or decompression error. Lines longer than the
-// buffer grow it (an image-heavy session's lines are up to ~700 KB).
+// Prints the counts; exit 1 on a read or decompression error or a truncated archive (a
+// last frame or line left incomplete). Lines longer than the buffer grow it (an
+// image-heavy session's lines are up to ~700 KB).
 #include <simdjson.h>
 #include <zstd.h>
 
@@ -101,7 +102,7 @@ int main(int argc, char **argv) {
         if (msg["payload"]["status"].get(status)) status = "";
         pairing.message(n, t, conn, type, id, status);
     };
-    size_t r;
+    size_t r, pendingFrame = 0;  // ZSTD_decompressStream's last answer: 0 once a frame is complete
     while ((r = fread(in.data(), 1, in.size(), f)) > 0) {
         ZSTD_inBuffer ib = {in.data(), r, 0};
         while (ib.pos < ib.size) {
@@ -112,6 +113,7 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "%s: zstd: %s\n", argv[1], ZSTD_getErrorName(rc));
                 return 1;
             }
+            pendingFrame = rc;
             const char *b = buf.data();
             size_t end = have + ob.pos, start = 0;
             while (const char *nl = static_cast<const char *>(memchr(b + start, '\n', end - start))) {
@@ -125,6 +127,14 @@ int main(int argc, char **argv) {
     }
     if (ferror(f)) {
         perror(argv[1]);
+        return 1;
+    }
+    if (pendingFrame != 0) {
+        fprintf(stderr, "%s: truncated: the last zstd frame is incomplete\n", argv[1]);
+        return 1;
+    }
+    if (have != 0) {
+        fprintf(stderr, "%s: truncated: the last line (%zu bytes) has no newline\n", argv[1], have);
         return 1;
     }
     printf("lines %ld records %ld requests %ld responses %ld paired %ld invalid %ld\n", n.lines, n.records, n.requests,
