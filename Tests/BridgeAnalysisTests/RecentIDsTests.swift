@@ -1,10 +1,9 @@
 @testable import BridgeAnalysis
 import Testing
 
-/// `RecentIDs` (a byte arena and an open-addressing index) held to the dictionary and
-/// ring it replaced, written out below as the reference: the same random inserts,
-/// removals and lookups give the same answers, quirk included (evicting a slot forgets
-/// its id even when the id was removed and inserted again since).
+/// The answered-id memory before issue 21 (a dictionary and a ring), written out as the
+/// reference that `RequestIDsTests` hold `RecentIDs` to through `RequestIDs` (its only
+/// user), the ids those tests draw from, and the keys the index compares.
 struct RecentIDsTests {
     /// The analyzer's answered-id memory before issue 21, verbatim.
     struct Reference {
@@ -62,58 +61,6 @@ struct RecentIDsTests {
             }
         }
         return ids
-    }
-
-    @Test(arguments: [(1, 3), (2, 5), (3, 10), (7, 20), (16, 40), (50, 120), (600, 1_500)])
-    func agreesWithTheDictionaryAndRing(capacity: Int, poolSize: Int) {
-        var rng = SplitMix64(seed: UInt64(capacity * 7_919 + poolSize))
-        let ids = Self.pool(&rng, size: poolSize)
-        let actions = ["capability.query", "nfc.read", "a", "", String(repeating: "long.action", count: 9)]
-        var reference = Reference(capacity: capacity)
-        var recent = RecentIDs(capacity: capacity)
-        let operations = Swift.max(4_000, capacity * 40)
-        for step in 0..<operations {
-            // Recently used ids again and again, so removals and re-inserts meet their own slots.
-            let pick = rng.next() % 4 == 0 ? Int(rng.next() % UInt64(Swift.min(ids.count, capacity + 2))) : Int(rng.next() % UInt64(ids.count))
-            let id = ids[pick]
-            switch rng.next() % 8 {
-            case 0, 1, 2, 3:
-                let action = actions[Int(rng.next() % UInt64(actions.count))]
-                reference.insert(id, action: action)
-                recent.insert(id, action: action)
-            case 4, 5:
-                reference.remove(id)
-                recent.remove(id)
-            default:
-                break
-            }
-            #expect(recent.action(of: id) == reference.action(of: id), "step \(step), id \(id.debugDescription)")
-            #expect(recent.count == reference.actions.count, "step \(step)")
-            if step % 97 == 0 {
-                for other in ids where recent.action(of: other) != reference.action(of: other) {
-                    Issue.record("step \(step): \(other.debugDescription) is \(String(describing: recent.action(of: other))), expected \(String(describing: reference.action(of: other)))")
-                }
-            }
-        }
-    }
-
-    /// The quirk, spelled out: a slot's eviction forgets its id even when the id was
-    /// removed and inserted again since; and with the id's old slot next in line, the
-    /// re-inserted id is forgotten at once.
-    @Test func evictingAnOldSlotForgetsTheIdItHeld() {
-        var recent = RecentIDs(capacity: 2)
-        recent.insert("a", action: "x")
-        recent.remove("a")
-        recent.insert("a", action: "y")
-        #expect(recent.action(of: "a") == "y")
-        recent.insert("b", action: "z")
-        #expect(recent.action(of: "a") == nil)
-        #expect(recent.action(of: "b") == "z")
-        var one = RecentIDs(capacity: 1)
-        one.insert("a", action: "x")
-        one.remove("a")
-        one.insert("a", action: "x")
-        #expect(one.action(of: "a") == nil && one.count == 0)
     }
 
     /// Equal ids have equal keys, different ids different keys (the index compares keys).

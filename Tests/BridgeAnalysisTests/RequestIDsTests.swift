@@ -45,7 +45,7 @@ struct RequestIDsTests {
         }
     }
 
-    @Test(arguments: [(1, 3, 2), (2, 6, 3), (3, 12, 100), (8, 30, 5), (50, 150, 40), (600, 1_500, 1_000)])
+    @Test(arguments: [(1, 3, 2), (2, 6, 3), (3, 12, 100), (7, 20, 10), (8, 30, 5), (16, 40, 1_000), (50, 150, 40), (600, 1_500, 1_000)])
     func agreesWithTheTwoTables(capacity: Int, poolSize: Int, cap: Int) {
         var rng = SplitMix64(seed: UInt64(capacity * 31 + poolSize * 7 + cap))
         let ids = RecentIDsTests.pool(&rng, size: poolSize)
@@ -98,6 +98,35 @@ struct RequestIDsTests {
                 #expect(Set(table.openRequests.map(\.id)) == Set(model.open.keys))
             }
         }
+    }
+
+    /// The ring's quirk, spelled out: a slot's eviction forgets its id even when the id was
+    /// forgotten and answered again since (in a newer slot); and with a ring of one, an id
+    /// answered again is forgotten at once (its old slot is the one its answer frees).
+    @Test func evictingAnOldSlotForgetsTheIdItHeld() {
+        func requestAndAnswer(_ table: inout RequestIDs, _ id: String, _ action: String) {
+            let asked = table.lookup(id)
+            if case .answered = asked.place { table.forgetAnswered(asked) }
+            table.open(Self.request(id, action, record: 0), at: table.lookup(id), unchanged: true)
+            let found = table.lookup(id)
+            guard case .open(let slot) = found.place else {
+                Issue.record("\(id) is not open")
+                return
+            }
+            table.answer(slot: slot, at: found, id: id, action: action, kind: ActionKind(action))
+        }
+        func answered(_ table: inout RequestIDs, _ id: String) -> String? { table.answeredAction(table.lookup(id)) }
+        var two = RequestIDs(rememberIDs: 2)
+        requestAndAnswer(&two, "a", "x")
+        requestAndAnswer(&two, "a", "y")  // reused: forgotten, then answered again in the second slot
+        #expect(answered(&two, "a") == "y")
+        requestAndAnswer(&two, "b", "z")  // the first slot goes, and "a" with it
+        #expect(two.lookup("a").place == .absent)
+        #expect(answered(&two, "b") == "z")
+        var one = RequestIDs(rememberIDs: 1)
+        requestAndAnswer(&one, "a", "x")
+        requestAndAnswer(&one, "a", "x")
+        #expect(one.lookup("a").place == .absent && one.recent.count == 0)
     }
 
     /// An id answered, then requested again while the ring is full and its old slot is

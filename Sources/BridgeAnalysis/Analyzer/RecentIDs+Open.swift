@@ -87,10 +87,9 @@ extension RecentIDs {
     }
 
     /// The open request at `slot` (its entry in `bucket`, its id's key `key`) was
-    /// answered: its id is remembered as answered for `action` (of kind `kind`), exactly
-    /// as ``insert(_:action:)`` of an id not remembered would: it takes the next ring
-    /// slot; a full ring forgets its oldest slot's id first, and when that is this id, it
-    /// is forgotten at once.
+    /// answered: its id is remembered as answered for `action` (of kind `kind`): it takes
+    /// the next ring slot; a full ring forgets its oldest slot's id first, and when that
+    /// is this id, it is forgotten at once.
     mutating func answerOpen(slot: Int, bucket: Int, key: UnsafeRawBufferPointer, hash: UInt32, action: String,
                              kind: ActionKind) {
         var bucket = bucket

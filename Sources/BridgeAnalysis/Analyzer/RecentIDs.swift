@@ -1,11 +1,13 @@
 /// Answered correlationIds and their requests' actions, the oldest forgotten first past
 /// a cap (`duplicate-response`, `reused-correlation-id`).
 ///
-/// The contract is that of a dictionary beside a ring of ids: ``insert(_:action:)`` of
-/// a new id takes the next ring slot and, once the ring is full, the oldest slot's id is
-/// forgotten, even when that id was removed and inserted again since (its newer slot is
-/// then forgotten with it); inserting a remembered id changes its action and takes no
-/// slot; ``remove(_:)`` forgets an id and leaves its slot to be overwritten in turn.
+/// The contract is that of a dictionary beside a ring of ids (the analyzer's memory
+/// before issue 21; `RequestIDsTests` hold it to that): an answered id
+/// (``answerOpen(slot:bucket:key:hash:action:kind:)``) takes the next ring slot and, once
+/// the ring is full, the oldest slot's id is forgotten, even when that id was forgotten
+/// and answered again since (its newer slot is then forgotten with it);
+/// ``forgetAnswered(bucket:record:)`` forgets an id and leaves its slot to be overwritten
+/// in turn. ``RequestIDs`` keeps the open requests in the same index.
 ///
 /// The memory is a few bytes over the ids' own bytes, with no object per id:
 /// - the ring is a byte arena, oldest first (slots are taken and freed in order, so it is
@@ -45,45 +47,6 @@ struct RecentIDs {
     /// An empty memory of `capacity` slots (at least 1, at most ``maxCapacity``).
     init(capacity: Int) { self.capacity = Swift.min(Swift.max(1, capacity), Self.maxCapacity) }
 
-    /// The action of the request `id` answered, if it is remembered.
-    ///
-    /// `mutating` though it changes nothing: the closure then borrows `self` in place; a
-    /// non-mutating one copied it (retaining the arena, the buckets and the action
-    /// table) on every call, once per request.
-    mutating func action(of id: String) -> String? {
-        Key.with(id) { key in
-            guard let record = find(key, hash: Self.hash(key)).record else { return nil }
-            return actions.name(actionNumber(at: record))
-        }
-    }
-
-    /// Remembers `id` as answered for `action`.
-    mutating func insert(_ id: String, action: String) {
-        Key.with(id) { key in insert(key, action: action) }
-    }
-
-    /// Forgets `id`; its ring slot stays until it is overwritten.
-    mutating func remove(_ id: String) {
-        Key.with(id) { key in _ = forget(key) }
-    }
-
-    private mutating func insert(_ key: UnsafeRawBufferPointer, action: String) {
-        let hash = Self.hash(key)
-        if let record = find(key, hash: hash).record {
-            let old = actionNumber(at: record)
-            if actions.name(old) != action {
-                actions.release(old)
-                setActionNumber(actions.retain(action), at: record)
-            }
-            return
-        }
-        let forgottenAtOnce = freeOldestSlot(for: key).isKey
-        let number = forgottenAtOnce ? 0 : actions.retain(action)
-        let record = append(key, actionNumber: number)
-        slots += 1
-        if !forgottenAtOnce { add(record: record, hash: hash) }
-    }
-
     /// When the ring is full, frees its oldest slot, and the id it holds goes with it.
     /// When that id is `key` (it was removed since), the caller forgets `key` at once, as
     /// it always was: `isKey`. `forgot`: another id left the index (deleting it may have
@@ -107,9 +70,7 @@ struct RecentIDs {
     mutating func forget(_ key: UnsafeRawBufferPointer) -> Bool {
         let (bucket, record) = find(key, hash: Self.hash(key))
         guard let record else { return false }
-        actions.release(actionNumber(at: record))
-        deleteBucket(bucket)
-        count -= 1
+        forgetAnswered(bucket: bucket, record: record)
         return true
     }
 
@@ -143,10 +104,6 @@ struct RecentIDs {
 
     func actionNumber(at record: Int) -> UInt32 {
         arena.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: record, as: UInt32.self)) }
-    }
-
-    private mutating func setActionNumber(_ number: UInt32, at record: Int) {
-        arena.withUnsafeMutableBytes { $0.storeBytes(of: number.littleEndian, toByteOffset: record, as: UInt32.self) }
     }
 
     /// The bytes of the key of the record at `record`.
