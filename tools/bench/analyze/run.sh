@@ -172,7 +172,7 @@ bench() {
     printf "   cat / zstd -dc: %.2fx wall   export / zstd -dc: %.2fx wall (target <= 1.5x)   analyze: %.2f us CPU per record\n", c / z, e / z, ac / n * 1e6 }'
   echo "   round by round: analyze / zstd -dc $(ratios "$l/analyze" "$l/zstd"); export / zstd -dc $(ratios "$l/export" "$l/zstd")"
   if [[ -n $floor ]]; then
-    read -r fw fc _ < <(pick "$l/floorpair")
+    read -r _ fc _ < <(pick "$l/floorpair")
     awk -v ac="$ac2" -v fc="$fc" -v zc="$zc" 'BEGIN { printf "   floor (pair) / zstd -dc: %.2fx CPU   analyze / floor (pair): %.2fx CPU\n", fc / zc, ac / fc }'
   fi
   if [[ $kind == images ]]; then
