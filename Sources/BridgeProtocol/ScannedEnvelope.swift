@@ -103,6 +103,13 @@ public struct ScannedEnvelope: Sendable, Hashable {
         set { errorCodeIndex = newValue.flatMap { ErrorCode.known.firstIndex(of: $0) }.map { UInt8($0 + 1) } ?? 0 }
     }
 
+    /// ``status`` as a number: 0 for none, else its index in ``Status/known`` plus one
+    /// (tested without making or comparing a string).
+    public var knownStatusNumber: UInt8 { statusIndex }
+
+    /// ``errorCode`` as a number: 0 for none, else its index in ``ErrorCode/known`` plus one.
+    public var knownErrorCodeNumber: UInt8 { errorCodeIndex }
+
     /// `payload.error.recoverable`.
     public internal(set) var errorRecoverable: Bool? {
         get { recoverable == 0 ? nil : recoverable == 2 }

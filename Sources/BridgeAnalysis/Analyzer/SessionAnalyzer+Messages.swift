@@ -1,66 +1,6 @@
 import BridgeJSON
 import BridgeProtocol
 
-/// The fields of a message the session rules use, from the envelope or, when it did
-/// not decode, from what could be read of it.
-struct MessageFacts {
-    /// The message's type and ``direction`` as numbers, for the tests made per message.
-    var kind: MessageKind
-    var way: MessageWay
-    /// `correlationId` (clipped to `maxIdentifierBytes`): made from ``rawID`` on each use
-    /// when the scanner read the message, so an event, whose id is seldom read, makes no
-    /// `String` (59% of a field session's messages; a UUID id is a heap allocation).
-    var id: String? {
-        get {
-            guard let rawID else { return decodedID }
-            return SessionAnalyzer.clip(String(decoding: rawID, as: UTF8.self), to: idLimit)
-        }
-        set {
-            decodedID = newValue
-            rawID = nil
-        }
-    }
-    /// ``rawID`` when ``id`` is exactly its bytes (not clipped).
-    var unclippedRawID: UnsafeBufferPointer<UInt8>? {
-        guard let rawID, rawID.count <= idLimit else { return nil }
-        return rawID.assumingMemoryBound(to: UInt8.self)
-    }
-    /// The id as decoded (slow path), or as set.
-    var decodedID: String?
-    /// The id's bytes between its quotes (fast path: valid UTF-8 without escapes). Like
-    /// ``rawData``, it points into the message's bytes, valid while the message is
-    /// analysed (``SessionAnalyzer/scannedMessage(_:_:time:direction:record:slot:)``):
-    /// what is kept past it is copied. Pointers, not slices: a slice retained and
-    /// released the reader's buffer, shared with the reading thread, twice per message.
-    var rawID: UnsafeRawBufferPointer?
-    /// The longest id kept, in bytes (``AnalyzerLimits/maxIdentifierBytes``).
-    var idLimit = Int.max
-    var action: String?
-    /// ``action``'s kind, for the rules that tell actions apart.
-    var actionKind = ActionKind.other
-    var status: Status?
-    /// `payload.error.code` and `.recoverable`, when the error object is complete.
-    var errorCode: ErrorCode?
-    var errorRecoverable: Bool?
-    /// `payload.data` as decoded by ``EnvelopeDecoder`` (slow path).
-    var decodedData: JSONObject?
-    /// The bytes of `payload.data` found by ``EnvelopeScanner`` (fast path): parsed only
-    /// when a rule reads them.
-    var rawData: UnsafeRawBufferPointer?
-    var timestamp: Int64?
-    var time: Int64
-    var record: Int
-    var direction: Direction
-
-    /// `payload.data`: parsed from ``rawData`` on each use (the scanner already checked
-    /// it is a valid object without duplicate keys), else the decoded object.
-    var data: JSONObject? {
-        guard let rawData else { return decodedData }
-        guard case .object(let o)? = try? JSONParser().parse(rawData).value else { return nil }
-        return o
-    }
-}
-
 extension SessionAnalyzer {
     /// Actions remembered per connection for `response-not-consumed` and
     /// `retry-after-fatal`; past it the memory is cleared (hostile inputs only).
@@ -98,13 +38,14 @@ extension SessionAnalyzer {
     /// facts point into `b`, valid for the call.
     mutating func scannedMessage(_ s: ScannedEnvelope, _ b: UnsafeRawBufferPointer, time: Int64, direction: Direction,
                                  record: Int, slot: Int) {
-        let facts = MessageFacts(kind: MessageKind(knownIndex: s.knownTypeIndex), way: MessageWay(direction),
+        var facts = MessageFacts(kind: MessageKind(knownIndex: s.knownTypeIndex), way: MessageWay(direction),
                                  rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
                                  idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action),
-                                 actionKind: ActionKind(knownIndex: s.knownActionIndex), status: s.status,
-                                 errorCode: s.errorCode, errorRecoverable: s.errorRecoverable,
+                                 actionKind: ActionKind(knownIndex: s.knownActionIndex), statusNumber: s.knownStatusNumber,
+                                 errorCodeNumber: s.knownErrorCodeNumber, errorRecoverable: s.errorRecoverable,
                                  rawData: s.data.map { UnsafeRawBufferPointer(rebasing: b[$0]) },
-                                 timestamp: s.timestamp, time: time, record: record, direction: direction)
+                                 timestamp: s.timestamp, time: time, record: record)
+        if facts.way == .other { facts.set(status: nil, errorCode: nil, direction: direction) }
         connectionMessage(facts, slot: slot)
     }
 
@@ -138,14 +79,15 @@ extension SessionAnalyzer {
         let result = bytes.withUnsafeBytes { decoder.decode($0, direction: direction) }
         let env = result.envelope
         let type = env?.type ?? result.partial.type
+        let decoded = DecodedFacts()
+        decoded.id = (env?.correlationId ?? result.partial.correlationId).map(clip)
+        decoded.data = env?.payload.data
         var facts = MessageFacts(kind: MessageKind(type), way: MessageWay(direction),
-                                 decodedID: (env?.correlationId ?? result.partial.correlationId).map(clip),
                                  action: (env?.payload.action.rawValue ?? result.partial.action).map(clip),
-                                 status: env?.payload.status ?? result.partial.status,
-                                 errorCode: env?.payload.error?.code, errorRecoverable: env?.payload.error?.recoverable,
-                                 decodedData: env?.payload.data,
+                                 errorRecoverable: env?.payload.error?.recoverable,
                                  timestamp: env?.timestamp ?? result.partial.timestamp,
-                                 time: time, record: record, direction: direction)
+                                 time: time, record: record, decoded: decoded)
+        facts.set(status: env?.payload.status ?? result.partial.status, errorCode: env?.payload.error?.code, direction: direction)
         if facts.id?.isEmpty == true { facts.id = nil }
         if let action = facts.action { facts.actionKind = ActionKind(action) }
         if env == nil { summary.undecodable += 1 }

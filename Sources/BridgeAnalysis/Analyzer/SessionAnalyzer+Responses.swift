@@ -36,12 +36,12 @@ extension SessionAnalyzer {
         if let action = m.action, action != req.action {
             flag(.actionMismatch, "response to \(req.action) (\(id)) carries action \(action)")
         }
-        let isBusy = m.status == .error && m.errorCode == .busy
+        let isBusy = m.statusNumber == MessageFacts.errorNumber && m.errorCodeNumber == MessageFacts.busyNumber
         if let other = req.busyWith, !isBusy {
             flag(.busyViolation, "\(req.action) (\(id)) arrived while \(other) held the slot, and was answered \(m.status?.rawValue ?? "without a status") instead of error BUSY")
             c.ids.slots[slot]!.busyWith = nil
         }
-        if m.status == .acknowledged {
+        if m.statusNumber == MessageFacts.acknowledgedNumber {
             c.ids.slots[slot]!.acknowledged = m.time
             if let step { c.steps[step].acknowledged = m.time }
             return
@@ -64,10 +64,10 @@ extension SessionAnalyzer {
             c.steps[step].recoverable = m.errorRecoverable
         }
         if isBusy { busyAnswer(&c, slot: req.action, m, step: step) }
-        if m.errorRecoverable == false, m.status != .success {
+        if m.errorRecoverable == false, m.statusNumber != MessageFacts.successNumber {
             c.lastFatal[req.action, req.kind] = (id, m.record)
         }
-        guard m.status == .success else { return }
+        guard m.statusNumber == MessageFacts.successNumber else { return }
         c.lastSuccess[req.action, req.kind] = SuccessInfo(id: id, dataKey: req.dataKey, sent: req.sent, record: m.record)
         switch req.kind {
         case .documentCapture:
