@@ -66,6 +66,46 @@ import Testing
         }
     }
 
+    /// An archive of `lines` records whose lines are about `lineBytes` long.
+    static func linesArchive(lines: Int, lineBytes: Int) throws -> [UInt8] {
+        let dir = TemporaryDirectory()
+        let path = dir.file("lines.bsz")
+        let options = ArchiveWriterOptions(flushPolicy: FlushPolicy(flushBytes: 16 << 10, frameBytes: 64 << 10))
+        let writer = try ArchiveWriter(path: path, header: Sessions.header, options: options)
+        for n in 0..<lines {
+            let payload = Array(#"{"n":\#(n),"pad":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: max(0, lineBytes - 120))
+                + Array(#""}"#.utf8)
+            try writer.append(time: Sessions.header.startTime + Int64(n), direction: .webToHost, connection: "c1", payload: payload)
+        }
+        _ = try writer.finish()
+        return readFile(path)
+    }
+
+    @Test("read-ahead for long lines: started after the decision bytes only where lines are long, the same items either way")
+    func forLongLines() throws {
+        let long = try Self.linesArchive(lines: 400, lineBytes: 3_000)
+        let short = try Self.linesArchive(lines: 6_000, lineBytes: 200)
+        let (damaged, _) = try DamageTests.largeArchive(records: 3000)
+        var flipped = long
+        flipped[long.count / 2] ^= 0x40
+        for (name, input, starts) in [("long", long, true), ("short", short, false), ("long, bit flipped", flipped, true),
+                                      ("long, truncated", Array(long.prefix(long.count * 2 / 3)), true),
+                                      ("archive", damaged, false)] {
+            for shared in [true, false] {
+                let base = try Self.items(MemoryByteSource(input), ring: nil, shared: shared)
+                let reader = try ArchiveLineReader(source: MemoryByteSource(input), maxLineBytes: BridgeArchiveFormat.maxLineBytes,
+                                                   maxWindowLog: 24, salvage: false, maxHeldBytes: 64 << 20, sharedLines: shared,
+                                                   ring: (0, 2), deferred: true, decisionBytes: 100_000)
+                #expect(!reader.readAhead, "\(name): not before the decision")
+                var items: [ArchiveLineReader.Item] = []
+                while let item = reader.next() { items.append(item) }
+                #expect(reader.readAhead == starts, "\(name)")
+                #expect(items == base.items, "\(name), shared \(shared)")
+                #expect(reader.compressedOffset == base.offset, "\(name)")
+            }
+        }
+    }
+
     @Test("a source that fails, in a frame or while looking for the next one: the same findings with and without read-ahead")
     func failingSource() throws {
         let (bytes, _) = try DamageTests.largeArchive(records: 2000)
@@ -120,7 +160,7 @@ import Testing
         let (_, starts) = try DamageTests.frameMap(bytes)
         let pause = starts[starts.count / 2]
         let source = PausingSource(bytes, pause: pause)
-        let reader = try ArchiveLineReader(source: source, readAhead: true)
+        let reader = try ArchiveLineReader(source: source, readAhead: .on)
         #expect(reader.readAhead)
         // Every line of the frames before the pause is handed out while the source blocks.
         let base = try Self.items(MemoryByteSource(Array(bytes.prefix(pause))), ring: nil)
@@ -165,7 +205,7 @@ import Testing
         let (bytes, _) = try DamageTests.largeArchive(records: 3000)
         let gone = Flag()
         do {
-            let reader = try ArchiveLineReader(source: WatchedSource(bytes, gone: gone), readAhead: true)
+            let reader = try ArchiveLineReader(source: WatchedSource(bytes, gone: gone), readAhead: .on)
             for _ in 0..<10 { _ = reader.next() }
         }
         for _ in 0..<3_000 where !gone.value.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }

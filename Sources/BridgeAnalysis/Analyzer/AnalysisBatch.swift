@@ -92,7 +92,8 @@ public struct BatchAnalyzer: Sendable {
         self.logger = logger
     }
 
-    /// Analyses one input; with `readAhead`, an archive is decompressed on a thread of its own.
+    /// Analyses one input; with `readAhead`, an archive is read and scanned on a thread
+    /// of its own (``ArchiveEventSource``).
     public func analyze(_ path: String, readAhead: Bool = false) -> Result<AnalysisReport, AnalysisError> {
         do throws(AnalysisError) {
             var source = try opener(path, readAhead)
@@ -104,8 +105,9 @@ public struct BatchAnalyzer: Sendable {
 
     /// Analyses every input, at most ``jobs`` at a time, each on one task
     /// (``analyze(_:readAhead:)``); results keep input order. With fewer inputs than
-    /// ``jobs``, an archive is read ahead: decompressed on one thread of its own, read and
-    /// scanned on another, analysed on the task (``ArchiveEventSource``).
+    /// ``jobs``, an archive is read ahead: read and scanned on a thread of its own (and
+    /// decompressed on another when its lines are long), analysed on the task
+    /// (``ArchiveEventSource``).
     ///
     /// `progress` is called after each input with the inputs done and how many failed
     /// (the CLI shows it on a terminal).

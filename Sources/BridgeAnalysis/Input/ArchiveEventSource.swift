@@ -24,8 +24,9 @@ import Logging
 /// Read through BridgeArchive's one reader (``ArchiveReader``, whose
 /// ``ArchiveInterpreter`` reads each record line once and hands out the message as a
 /// slice of its line). The archive is opened once, so a FIFO or standard input works.
-/// With `readAhead` (``BatchAnalyzer`` with a core to spare), decompression runs on a
-/// thread of its own and reading and scanning on another (``feedPipelined(to:)``).
+/// With `readAhead` (``BatchAnalyzer`` with a core to spare), reading and scanning run
+/// on a thread of their own (``feedPipelined(to:)``), and decompression on a third when
+/// the lines are long (``ArchiveReadAheadMode/forLongLines``).
 /// Memory: the line being read and the zstd window.
 public struct ArchiveEventSource: AnalysisEventSource {
     /// The archive's header.
@@ -52,12 +53,13 @@ public struct ArchiveEventSource: AnalysisEventSource {
     }
 
     /// Reads an archive from a byte source (standard input, a FIFO, a judged file).
-    /// Throws as ``init(path:logger:)``. With `readAhead`, decompression runs on a thread
-    /// of its own and reading and scanning on another (worth it with a core to spare).
+    /// Throws as ``init(path:logger:)``. With `readAhead`, reading and scanning run on a
+    /// thread of their own, and decompression on a third when the lines are long
+    /// (worth it with a core to spare).
     public init(source: any ArchiveByteSource, readAhead: Bool = false,
                 logger: Logger = Logger(label: "bridgescope.analysis")) throws(AnalysisError) {
         do {
-            reader = try ArchiveReader(source: source, sharedLines: true, readAhead: readAhead, logger: logger)
+            reader = try ArchiveReader(source: source, sharedLines: true, readAhead: readAhead ? .forLongLines : .off, logger: logger)
         } catch {
             throw AnalysisError(.unreadableInput, "\(source.name): \(error.message) [\(error.code)]")
         }
@@ -69,7 +71,8 @@ public struct ArchiveEventSource: AnalysisEventSource {
     /// Reads an archive held in memory (tests, fuzzing). Throws as ``init(path:logger:)``.
     public init(bytes: [UInt8], name: String = "<memory>", readAhead: Bool = false) throws(AnalysisError) {
         do {
-            reader = try ArchiveReader(source: MemoryByteSource(bytes, name: name), sharedLines: true, readAhead: readAhead)
+            reader = try ArchiveReader(source: MemoryByteSource(bytes, name: name), sharedLines: true,
+                                       readAhead: readAhead ? .forLongLines : .off)
         } catch {
             throw AnalysisError(.unreadableInput, "\(name): \(error.message) [\(error.code)]")
         }

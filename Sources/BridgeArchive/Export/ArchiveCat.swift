@@ -50,7 +50,7 @@ public struct ArchiveCat {
     /// - Throws: ``ArchiveError`` when the archive cannot be opened or output fails.
     public func run(path: String, to fd: Int32, diagnostic: (ArchiveFinding) -> Void = { _ in }) throws(ArchiveError) -> [ArchiveFinding] {
         // Nothing of a line is kept once printed: lines are slices of the reader's buffer.
-        let reader = try ArchiveReader(source: PeekedInput.archive(path), salvage: salvage, sharedLines: true, readAhead: readAhead)
+        let reader = try ArchiveReader(source: PeekedInput.archive(path), salvage: salvage, sharedLines: true, readAhead: ArchiveReadAheadMode(readAhead))
         var out = BufferedOutput(FileOutput(fileDescriptor: fd, name: "standard output", owned: false))
         let pretty = ArchivePrettyPrinter()
         switch format {

@@ -55,7 +55,8 @@ public enum ArchiveExport {
         for t in targets { try OutputFile.checkNotInput(t.path, inputs: [archive]) }
         // A tap log keeps nothing of a reading: its lines can be slices of the reader's buffer.
         let reader = try ArchiveReader(source: PeekedInput.archive(archive),
-                                       sharedLines: targets.allSatisfy { $0.exporter is TapLogExporter }, readAhead: readAhead)
+                                       sharedLines: targets.allSatisfy { $0.exporter is TapLogExporter },
+                                       readAhead: ArchiveReadAheadMode(readAhead))
         var outputs: [OutputFile] = []  // filled below
         for t in targets { outputs.append(try OutputFile(path: t.path, inputs: [archive])) }
         var exporters = targets.map(\.exporter)

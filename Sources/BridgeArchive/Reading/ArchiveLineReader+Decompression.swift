@@ -2,6 +2,7 @@ extension ArchiveLineReader {
     /// One unit of work: the decompressor's next step (taken here, or by the read-ahead
     /// thread), turned into lines and findings.
     func step() {
+        if deferredRing != nil, decompressedBytes >= decisionBytes { decideReadAhead() }
         if let ahead {
             guard let (step, bytes) = ahead.next() else {
                 finished = true
@@ -16,6 +17,20 @@ extension ArchiveLineReader {
         }
     }
 
+    /// ``ArchiveReadAheadMode/forLongLines``, once ``decisionBytes`` are read: the
+    /// decompressor moves to a thread of its own when the lines so far average
+    /// ``readAheadLineBytes`` or more (a line not ended yet counts as one). It moves
+    /// between two steps, so the steps, and the lines, are those it would have taken here.
+    func decideReadAhead() {
+        guard let ring = deferredRing else { return }
+        deferredRing = nil
+        guard decompressedBytes >= Self.readAheadLineBytes * (linesRead + 1), let decompressor,
+              let started = ArchiveReadAhead.start(decompressor, batchBytes: ring.batchBytes, slots: ring.slots) else { return }
+        ahead = started
+        self.decompressor = nil
+        output = []
+    }
+
     /// Handles one decompressor step; `bytes` holds its output (from the first byte).
     private func take(_ step: ArchiveDecompressor.Step, _ bytes: UnsafeRawBufferPointer) {
         switch step {
@@ -23,6 +38,7 @@ extension ArchiveLineReader {
             frameStart = started
             let mark = queue.count
             if count > 0 { split(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
+            if deferredRing != nil { decompressedBytes += count }
             compressedOffset = offset
             if frameComplete {
                 // The frame is complete and its checksum verified: release what it held.

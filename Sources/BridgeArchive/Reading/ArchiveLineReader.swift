@@ -99,9 +99,16 @@ public final class ArchiveLineReader {
     public let sharedLines: Bool
 
     /// The zstd half, when stepped on this thread (nil with ``readAhead``).
-    let decompressor: ArchiveDecompressor?
+    var decompressor: ArchiveDecompressor?
     /// The zstd half on a thread of its own (``ArchiveReadAhead``).
-    let ahead: ArchiveReadAhead?
+    var ahead: ArchiveReadAhead?
+    /// With ``ArchiveReadAheadMode/forLongLines``: the ring to start once the decision is
+    /// made (``decideReadAhead()``), nil once made.
+    var deferredRing: (batchBytes: Int, slots: Int)?
+    /// Decompressed bytes looked at before deciding (``readAheadDecisionBytes``; smaller in tests).
+    let decisionBytes: Int
+    /// Decompressed bytes taken so far (counted until the decision).
+    var decompressedBytes = 0
     /// Where ``decompressor`` decompresses to (unused with ``readAhead``).
     var output: [UInt8]
     /// Whether decompression runs on a thread of its own, ahead of the lines.
@@ -127,34 +134,47 @@ public final class ArchiveLineReader {
     var heldOverflow = false
 
     /// Reads from `source`. With `readAhead`, decompression runs on a thread of its
-    /// own (``ArchiveReadAhead``), a few batches ahead: the same lines and findings, in
+    /// own (``ArchiveReadAhead``), a few batches ahead, from the start or once long lines
+    /// show it is worth it (``ArchiveReadAheadMode``): the same lines and findings, in
     /// the same order, for a reader that has a second core to use.
     public convenience init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes,
                             maxWindowLog: Int32 = 24, salvage: Bool = false, maxHeldBytes: Int = 64 << 20,
-                            sharedLines: Bool = false, readAhead: Bool = false) throws(ArchiveError) {
+                            sharedLines: Bool = false, readAhead: ArchiveReadAheadMode = .off) throws(ArchiveError) {
         try self.init(source: source, maxLineBytes: maxLineBytes, maxWindowLog: maxWindowLog, salvage: salvage,
                       maxHeldBytes: maxHeldBytes, sharedLines: sharedLines,
-                      ring: readAhead ? (ArchiveReadAhead.batchBytes, ArchiveReadAhead.slotCount) : nil)
+                      ring: readAhead == .off ? nil : (ArchiveReadAhead.batchBytes, ArchiveReadAhead.slotCount),
+                      deferred: readAhead == .forLongLines)
     }
 
+    /// Lines of at least this many bytes on average (newlines included) make
+    /// ``ArchiveReadAheadMode/forLongLines`` start the read-ahead thread: from there,
+    /// decompression costs more than the work on a line (the bench's image session
+    /// averages 55 KB per record, its small-message session 240 bytes).
+    public static let readAheadLineBytes = 2_048
+    /// Decompressed bytes ``ArchiveReadAheadMode/forLongLines`` reads before it decides.
+    public static let readAheadDecisionBytes = 1 << 20
+
     /// ``init(source:maxLineBytes:maxWindowLog:salvage:maxHeldBytes:sharedLines:readAhead:)``
-    /// with the read-ahead ring's size (`nil`: no read-ahead), for tests.
+    /// with the read-ahead ring's size (`nil`: no read-ahead), for tests; `deferred`: the
+    /// ring starts only for long lines, decided after `decisionBytes`.
     init(source: any ArchiveByteSource, maxLineBytes: Int, maxWindowLog: Int32, salvage: Bool, maxHeldBytes: Int,
-         sharedLines: Bool, ring: (batchBytes: Int, slots: Int)?) throws(ArchiveError) {
+         sharedLines: Bool, ring: (batchBytes: Int, slots: Int)?, deferred: Bool = false,
+         decisionBytes: Int = ArchiveLineReader.readAheadDecisionBytes) throws(ArchiveError) {
         let decompressor = try ArchiveDecompressor(source: source, maxWindowLog: maxWindowLog)
         self.maxLineBytes = max(1, maxLineBytes)
         self.salvage = salvage
         self.maxHeldBytes = max(1, maxHeldBytes)
         self.sharedLines = sharedLines
-        if let ring, let ahead = ArchiveReadAhead.start(decompressor, batchBytes: ring.batchBytes, slots: ring.slots) {
+        self.decisionBytes = max(1, decisionBytes)
+        output = []
+        if let ring, deferred {
+            deferredRing = ring
+        } else if let ring, let ahead = ArchiveReadAhead.start(decompressor, batchBytes: ring.batchBytes, slots: ring.slots) {
             self.ahead = ahead
-            self.decompressor = nil
-            output = []
-        } else {
-            self.ahead = nil
-            self.decompressor = decompressor
-            output = [UInt8](repeating: 0, count: ArchiveDecompressor.stepOutputBytes)
+            return
         }
+        self.decompressor = decompressor
+        output = [UInt8](repeating: 0, count: ArchiveDecompressor.stepOutputBytes)
     }
 
     /// Opens the file at `path`.

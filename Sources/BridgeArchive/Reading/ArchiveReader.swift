@@ -54,9 +54,9 @@ public final class ArchiveReader: Sequence, IteratorProtocol {
     /// With `sharedLines`, lines (and records' bytes) are slices of one reused buffer
     /// (``ArchiveLineReader/sharedLines``): for a consumer that keeps nothing of a reading
     /// once it asks for the next frame's. With `readAhead`, decompression runs on a
-    /// thread of its own (``ArchiveLineReader/readAhead``; worth it with a second core).
+    /// thread of its own (``ArchiveReadAheadMode``; worth it with a second core).
     public init(source: any ArchiveByteSource, maxLineBytes: Int = BridgeArchiveFormat.maxLineBytes, salvage: Bool = false,
-                sharedLines: Bool = false, readAhead: Bool = false,
+                sharedLines: Bool = false, readAhead: ArchiveReadAheadMode = .off,
                 logger: Logger = Logger(label: "bridgescope.archive")) throws(ArchiveError) {
         let name = source.name
         lines = try ArchiveLineReader(source: source, maxLineBytes: maxLineBytes, salvage: salvage, sharedLines: sharedLines,
