@@ -60,6 +60,8 @@ struct FuzzCommand: AsyncParsableCommand {
     var findings: String?
     @Flag(name: .customLong("save-corpus"), help: "Save interesting cases under CORPUS/generated/bridgescope.")
     var saveCorpus = false
+    @Flag(name: .customLong("no-generated"), help: "Seed from CORPUS/seeds and CORPUS/regressions only, not from the cases --save-corpus kept on this machine: a fixed --seed then runs the same on every checkout.")
+    var noGenerated = false
     @Option(help: "structure (default) or bytes (plain byte mutation, for comparison).")
     var mode = "structure"
     @Option(help: "Stub picture size in-process: small (default) or full.")
@@ -126,6 +128,7 @@ struct FuzzCommand: AsyncParsableCommand {
         o.format = f
         o.seedArchives = seedArchive
         o.saveCorpus = saveCorpus
+        o.includeGenerated = !noGenerated
         guard let m = FuzzMutator.Mode(rawValue: mode) else { throw ValidationError("--mode must be structure or bytes") }
         o.mode = m
         guard let i = StubImages(rawValue: images) else { throw ValidationError("--images must be small or full") }

@@ -37,6 +37,26 @@ import Testing
         #expect(replay.stdout.contains("no violation"))
     }
 
+    /// `--no-generated`: the cases `--save-corpus` kept on this machine are left out of
+    /// the seeds (here, the only case that trips the self-test trap lives there), and by
+    /// default they are in.
+    @Test func noGeneratedLeavesTheMachinesKeptCasesOut() throws {
+        let corpus = try Self.scratchCorpus()
+        try FileManager.default.createDirectory(atPath: corpus + "/generated/bridgescope", withIntermediateDirectories: true)
+        try #"{"msg":{"version":"1.0","correlationId":"TRAP-KEPT","type":"request","timestamp":1700000000000,"payload":{"action":"nfc.read"}}}"#
+            .write(toFile: corpus + "/generated/bridgescope/kept.jsonl", atomically: true, encoding: .utf8)
+        let without = try runBridgescope(["fuzz", "--corpus", corpus, "--runs", "30", "--seed", "3", "--no-generated",
+                                          "--selftest-trap", "TRAP-KEPT", "--findings", corpus + "/found-without"])
+        #expect(without.status == 0, "\(without.stdout)\(without.stderr)")
+        #expect(CorpusStore.caseFiles(in: corpus + "/found-without").isEmpty)
+        let with = try runBridgescope(["fuzz", "--corpus", corpus, "--runs", "30", "--seed", "3",
+                                       "--selftest-trap", "TRAP-KEPT", "--findings", corpus + "/found-with"])
+        #expect(with.status == 1, "\(with.stdout)\(with.stderr)")
+        #expect(CorpusStore.caseFiles(in: corpus + "/found-with").count == 1)
+        #expect(CorpusStore(root: corpus, includeGenerated: false).loadSeeds().count == 1)
+        #expect(CorpusStore(root: corpus).loadSeeds().count == 2)
+    }
+
     /// The smoke run of issue 8: 20 seconds of `bridgescope fuzz` over the whole seed
     /// corpus against the reference host, every oracle on. The shipped host must come out
     /// clean; findings would land in a scratch folder, never in the repository.

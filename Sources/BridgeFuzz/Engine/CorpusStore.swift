@@ -9,11 +9,15 @@ public struct CorpusStore: Sendable {
     public let root: String
     /// Where findings are written (default `<root>/regressions`).
     public let regressions: String
+    /// Whether ``loadSeeds()`` reads `generated/bridgescope/` too.
+    public let includeGenerated: Bool
 
-    /// Creates a store over `root`.
-    public init(root: String, regressions: String? = nil) {
+    /// Creates a store over `root`; `includeGenerated: false` leaves the cases kept on
+    /// this machine (`generated/bridgescope/`) out of the seeds.
+    public init(root: String, regressions: String? = nil, includeGenerated: Bool = true) {
         self.root = root
         self.regressions = regressions ?? (root as NSString).appendingPathComponent("regressions")
+        self.includeGenerated = includeGenerated
     }
 
     /// Every case file (`*.jsonl`) in a folder, sorted by name.
@@ -34,10 +38,11 @@ public struct CorpusStore: Sendable {
         return FuzzCase.parse([UInt8](data))
     }
 
-    /// The seed cases: `seeds/`, `regressions/` and `generated/bridgescope/`.
+    /// The seed cases: `seeds/`, `regressions/` and (unless left out)
+    /// `generated/bridgescope/`.
     public func loadSeeds() -> [FuzzInput] {
-        let folders = [(root as NSString).appendingPathComponent("seeds"), regressions,
-                       (root as NSString).appendingPathComponent("generated/bridgescope")]
+        var folders = [(root as NSString).appendingPathComponent("seeds"), regressions]
+        if includeGenerated { folders.append((root as NSString).appendingPathComponent("generated/bridgescope")) }
         return folders.flatMap { Self.caseFiles(in: $0) }.compactMap { try? Self.readCase($0).input }.filter { !$0.steps.isEmpty }
     }
 

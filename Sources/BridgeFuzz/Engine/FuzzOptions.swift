@@ -72,6 +72,10 @@ public struct FuzzOptions: Sendable {
     public var seedArchives: [String] = []
     /// Save interesting cases under `<corpus>/generated/bridgescope/`.
     public var saveCorpus = false
+    /// Seed from `<corpus>/generated/bridgescope/` too (what `--save-corpus` kept on this
+    /// machine). Default true; false (`--no-generated`) seeds from the tracked folders
+    /// only, so a fixed seed gives the same run on every checkout.
+    public var includeGenerated = true
     /// Structure-aware (default) or plain bytes.
     public var mode: FuzzMutator.Mode = .structureAware
     /// Seconds without progress before a worker counts as hung. Default 10.
@@ -130,6 +134,7 @@ public struct FuzzOptions: Sendable {
         if let scenarioPath { a += ["--scenario", scenarioPath] }
         if let findingsDir { a += ["--findings", findingsDir] }
         if saveCorpus { a.append("--save-corpus") }
+        if !includeGenerated { a.append("--no-generated") }
         if let selfTestTrap { a += ["--selftest-trap", selfTestTrap] }
         if let quarantine { a += ["--quarantine", quarantine] }
         for s in seedArchives { a += ["--seed-archive", s] }

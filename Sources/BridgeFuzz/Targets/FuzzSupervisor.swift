@@ -17,7 +17,7 @@ public final class FuzzSupervisor {
     /// Prepares a run (validates the scenario).
     public init(options: FuzzOptions) throws {
         self.options = options
-        self.store = CorpusStore(root: options.corpus, regressions: options.findingsDir)
+        self.store = CorpusStore(root: options.corpus, regressions: options.findingsDir, includeGenerated: options.includeGenerated)
         self.scenarioJSON = try options.loadScenario().1
         self.summary = FuzzSummary(target: options.target.description, seed: options.seed)
         self.reported = store.knownKeys()

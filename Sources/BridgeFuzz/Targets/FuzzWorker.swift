@@ -14,7 +14,7 @@ public enum FuzzWorker {
     public static func run(_ options: FuzzOptions, slotPath: String) async throws {
         let (scenario, _) = try options.loadScenario()
         let target = options.inProcessTarget(scenario)
-        let store = CorpusStore(root: options.corpus, regressions: options.findingsDir)
+        let store = CorpusStore(root: options.corpus, regressions: options.findingsDir, includeGenerated: options.includeGenerated)
         var seeds = store.loadSeeds()
         if let q = options.quarantine {
             let bad = Set(CorpusStore.caseFiles(in: q).compactMap { try? CorpusStore.readCase($0).input })
