@@ -40,5 +40,9 @@ struct MessageFactsTests {
         #expect(none.status == nil && none.errorCode == nil && none.direction == .webToHost)
         none.id = "r1"
         #expect(none.id == "r1")
+        // The fast path keeps the scan's numbers beside another direction.
+        var scanned = MessageFacts(kind: .response, way: .other, statusNumber: MessageFacts.successNumber, time: 0, record: 3)
+        scanned.set(otherDirection: Direction(rawValue: "w2w"))
+        #expect(scanned.status == .success && scanned.direction == Direction(rawValue: "w2w"))
     }
 }

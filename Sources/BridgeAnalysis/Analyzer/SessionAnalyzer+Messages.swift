@@ -45,7 +45,7 @@ extension SessionAnalyzer {
                                  errorCodeNumber: s.knownErrorCodeNumber, errorRecoverable: s.errorRecoverable,
                                  rawData: s.data.map { UnsafeRawBufferPointer(rebasing: b[$0]) },
                                  timestamp: s.timestamp, time: time, record: record)
-        if facts.way == .other { facts.set(status: nil, errorCode: nil, direction: direction) }
+        if facts.way == .other { facts.set(otherDirection: direction) }
         connectionMessage(facts, slot: slot)
     }
 

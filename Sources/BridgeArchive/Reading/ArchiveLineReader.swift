@@ -149,7 +149,7 @@ public final class ArchiveLineReader {
     /// Lines of at least this many bytes on average (newlines included) make
     /// ``ArchiveReadAheadMode/forLongLines`` start the read-ahead thread: from there,
     /// decompression costs more than the work on a line (the bench's image session
-    /// averages 55 KB per record, its small-message session 240 bytes).
+    /// averages 55 KB per record, its small-message session 310 bytes).
     public static let readAheadLineBytes = 2_048
     /// Decompressed bytes ``ArchiveReadAheadMode/forLongLines`` reads before it decides.
     public static let readAheadDecisionBytes = 1 << 20
