@@ -180,6 +180,8 @@ struct FuzzCommand: AsyncParsableCommand {
                 if written != nil { throw Exit.findings }
                 return
             }
+            let store = CorpusStore(root: o.corpus, regressions: o.findingsDir, includeGenerated: o.includeGenerated)
+            for reason in store.skippedSeedFiles() { printError("warning: \(reason); not used as a seed") }
             let summary = try await FuzzSupervisor(options: o).run()
             print(summary.render(o.format), terminator: "")
             if summary.wroteFindings { throw Exit.findings }

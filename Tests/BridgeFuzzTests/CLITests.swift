@@ -57,6 +57,27 @@ import Testing
         #expect(CorpusStore(root: corpus).loadSeeds().count == 2)
     }
 
+    /// FuzzLimits.maxCaseFileBytes (docs/FUZZING.md: 64 MiB per case file).
+    static let caseLimit = 64 << 20
+
+    /// A case file that cannot be used (over the size limit, unreadable, no step) is named
+    /// on standard error, not dropped from the seeds without a word.
+    @Test func aSeedThatCannotBeUsedIsNamed() throws {
+        let corpus = try Self.scratchCorpus()
+        FileManager.default.createFile(atPath: corpus + "/seeds/empty.jsonl", contents: Data())
+        let big = corpus + "/seeds/huge.jsonl"
+        FileManager.default.createFile(atPath: big, contents: Data())
+        let handle = try #require(FileHandle(forWritingAtPath: big))
+        try handle.truncate(atOffset: UInt64(Self.caseLimit + 1))  // sparse: no 64 MiB written
+        try handle.close()
+        #expect(CorpusStore(root: corpus).skippedSeedFiles().count == 2)
+        let r = try runBridgescope(["fuzz", "--corpus", corpus, "--runs", "10", "--seed", "1"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("warning: \(corpus)/seeds/empty.jsonl holds no step; not used as a seed"), "\(r.stderr)")
+        #expect(r.stderr.contains("huge.jsonl is \(Self.caseLimit + 1) bytes, over the case file limit"), "\(r.stderr)")
+        #expect(!r.stderr.contains("journey-passport"), "\(r.stderr)")
+    }
+
     /// The smoke run of issue 8: 20 seconds of `bridgescope fuzz` over the whole seed
     /// corpus against the reference host, every oracle on. The shipped host must come out
     /// clean; findings would land in a scratch folder, never in the repository.

@@ -38,12 +38,33 @@ public struct CorpusStore: Sendable {
         return FuzzCase.parse([UInt8](data))
     }
 
-    /// The seed cases: `seeds/`, `regressions/` and (unless left out)
+    /// The folders seeds come from: `seeds/`, `regressions/` and (unless left out)
     /// `generated/bridgescope/`.
-    public func loadSeeds() -> [FuzzInput] {
+    var seedFolders: [String] {
         var folders = [(root as NSString).appendingPathComponent("seeds"), regressions]
         if includeGenerated { folders.append((root as NSString).appendingPathComponent("generated/bridgescope")) }
-        return folders.flatMap { Self.caseFiles(in: $0) }.compactMap { try? Self.readCase($0).input }.filter { !$0.steps.isEmpty }
+        return folders
+    }
+
+    /// The seed cases of ``seedFolders``; a file that cannot be read or holds no step is
+    /// passed by (``skippedSeedFiles()`` says which and why).
+    public func loadSeeds() -> [FuzzInput] {
+        seedFolders.flatMap { Self.caseFiles(in: $0) }.compactMap { try? Self.readCase($0).input }.filter { !$0.steps.isEmpty }
+    }
+
+    /// Why ``loadSeeds()`` passes by some case files of ``seedFolders`` (unreadable,
+    /// over ``FuzzLimits/maxCaseFileBytes``, no step), a sentence naming the file each,
+    /// for the CLI to warn about: an edited seed must not drop out of a run unnoticed.
+    public func skippedSeedFiles() -> [String] {
+        seedFolders.flatMap { Self.caseFiles(in: $0) }.compactMap { path in
+            do {
+                return try Self.readCase(path).input.steps.isEmpty ? "\(path) holds no step" : nil
+            } catch let e as FuzzError {
+                return e.message
+            } catch {
+                return "\(path): \(error)"
+            }
+        }
     }
 
     /// `oracle signature` of every regression file, so old findings are not reported as new.
