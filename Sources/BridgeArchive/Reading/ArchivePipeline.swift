@@ -32,9 +32,11 @@ package enum ArchivePipeline {
         case readings([ArchiveReading])
     }
 
-    /// Chunks that may wait between the two threads (a run is at most a frame's lines:
-    /// about 256 KiB, more with large messages).
-    package static let chunksInFlight = 8
+    /// Chunks that may wait between the two threads (a run is at most a frame's lines,
+    /// in parts of at most 1 MiB). Eight measured no faster than four or two, on an idle
+    /// machine and beside a busy process, and their buffers were 4-8 MB more peak RSS
+    /// (session 14: 54 -> 51 MB on the bench's small session, 64 -> 57 MB on its images).
+    package static let chunksInFlight = 4
     /// Buffers for runs: the chunks in flight, one being consumed and one being filled.
     static let runBuffers = chunksInFlight + 2
     /// Readings gathered before they are handed over together.
