@@ -48,23 +48,27 @@ public struct CorpusStore: Sendable {
 
     /// The seed cases of ``seedFolders``; a file that cannot be read or holds no step is
     /// passed by (``skippedSeedFiles()`` says which and why).
-    public func loadSeeds() -> [FuzzInput] {
-        seedFolders.flatMap { Self.caseFiles(in: $0) }.compactMap { try? Self.readCase($0).input }.filter { !$0.steps.isEmpty }
-    }
+    public func loadSeeds() -> [FuzzInput] { readSeeds().inputs }
 
     /// Why ``loadSeeds()`` passes by some case files of ``seedFolders`` (unreadable,
     /// over ``FuzzLimits/maxCaseFileBytes``, no step), a sentence naming the file each,
     /// for the CLI to warn about: an edited seed must not drop out of a run unnoticed.
-    public func skippedSeedFiles() -> [String] {
-        seedFolders.flatMap { Self.caseFiles(in: $0) }.compactMap { path in
+    public func skippedSeedFiles() -> [String] { readSeeds().skipped }
+
+    /// One pass over ``seedFolders``: the cases read, and a sentence for each file passed by.
+    func readSeeds() -> (inputs: [FuzzInput], skipped: [String]) {
+        var inputs: [FuzzInput] = [], skipped: [String] = []
+        for path in seedFolders.flatMap({ Self.caseFiles(in: $0) }) {
             do {
-                return try Self.readCase(path).input.steps.isEmpty ? "\(path) holds no step" : nil
+                let input = try Self.readCase(path).input
+                if input.steps.isEmpty { skipped.append("\(path) holds no step") } else { inputs.append(input) }
             } catch let e as FuzzError {
-                return e.message
+                skipped.append(e.message)
             } catch {
-                return "\(path): \(error)"
+                skipped.append("\(path): \(error)")
             }
         }
+        return (inputs, skipped)
     }
 
     /// `oracle signature` of every regression file, so old findings are not reported as new.
