@@ -154,4 +154,46 @@ struct RequestIDsTests {
         if case .answered = table.lookup("y").place {} else { Issue.record("y should be answered") }
         #expect(table.openCount == 0 && table.recent.count == 1)
     }
+
+    /// A canonical lowercase UUID made of `i`.
+    static func uuid(_ i: Int) -> String {
+        let a = String(i, radix: 16), b = String(i &* 7919, radix: 16)
+        return String(repeating: "0", count: 8 - a.count) + a + "-0000-4000-a000-" + String(repeating: "0", count: 12 - b.count) + b
+    }
+
+    /// Requests opened and answered one by one, with UUID ids: `count` of them.
+    static func answerUUIDs(_ table: inout RequestIDs, count: Int, onAnswer: (RequestIDs) -> Void = { _ in }) {
+        for i in 0..<count {
+            let id = Self.uuid(i)
+            let found = table.lookup(id)
+            table.open(Self.request(id, "nfc.read", record: i), at: found, unchanged: true)
+            let answered = table.lookup(id)
+            guard case .open(let slot) = answered.place else {
+                Issue.record("\(id) is not open")
+                return
+            }
+            table.answer(slot: slot, at: answered, id: id, action: "nfc.read", kind: .nfcRead)
+            onAnswer(table)
+        }
+    }
+
+    /// While the ring fills, the answered ids' arena doubles: growing it by an eighth
+    /// each time copied every byte about eight times, into new pages each time.
+    @Test func theArenaDoublesWhileTheRingFills() {
+        var table = RequestIDs(rememberIDs: 100_000)
+        var capacities: Set<Int> = []
+        Self.answerUUIDs(&table, count: 20_000) { capacities.insert($0.recent.arena.capacity) }
+        #expect(capacities.count <= 14, "\(capacities.count) sizes")
+        #expect(table.answeredAction(table.lookup(Self.uuid(7))) == "nfc.read")
+    }
+
+    /// Once the ring is full, the arena stays near its live bytes (21 per UUID record):
+    /// doubling stops at about a full ring.
+    @Test func aFullRingsArenaStaysNearItsRecords() {
+        var table = RequestIDs(rememberIDs: 1_000)
+        var largest = 0
+        Self.answerUUIDs(&table, count: 10_000) { largest = Swift.max(largest, $0.recent.arena.capacity) }
+        #expect(table.recent.count == 1_000)
+        #expect(largest <= 1_000 * 21 * 2, "\(largest) bytes")
+    }
 }

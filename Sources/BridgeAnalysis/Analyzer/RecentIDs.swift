@@ -77,12 +77,18 @@ struct RecentIDs {
     /// Appends a record; returns its offset. Full arenas drop their dead prefix and
     /// keep an eighth of the live bytes free: in place when the allocation is large
     /// enough (once the ring is full, no new allocation of a couple of megabytes per
-    /// compaction), else in a larger one.
+    /// compaction), else in a larger one. While the ring fills (no dead prefix yet) the
+    /// arena doubles, up to about what a full ring of such records takes: growing by an
+    /// eighth each time copied each byte about eight times over, in new pages each time.
     mutating func append(_ key: UnsafeRawBufferPointer, actionNumber: UInt32) -> Int {
         let size = 4 + key.count
         if arena.count + size > arena.capacity {
             let live = arena.count - start
-            let wanted = live + size + Swift.max(live / 8, 256)
+            var wanted = live + size + Swift.max(live / 8, 256)
+            if start == 0, slots > 0 {
+                let fullRing = live / slots * capacity + live / 8
+                wanted = Swift.max(wanted, Swift.min(2 * live, fullRing))
+            }
             if start > 0 && wanted <= arena.capacity {
                 arena.removeSubrange(0..<start)
                 rebase(by: start)
