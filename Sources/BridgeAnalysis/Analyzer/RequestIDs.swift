@@ -32,6 +32,33 @@ struct RequestIDs {
         var bucket: Int
         /// Open, answered or absent.
         var place: RecentIDs.Place
+        /// The id's key (``RecentIDs/Key``) when it is short, as a UUID's is: answering
+        /// the request does not encode the id again.
+        var key = ShortKey()
+    }
+
+    /// A key of at most 24 bytes, held inline (a count of 0: none).
+    struct ShortKey {
+        /// The most bytes held.
+        static let capacity = 24
+        private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        private var count = 0
+
+        /// None.
+        init() {}
+
+        /// `key`'s bytes, or none when it is longer than ``capacity``.
+        init(_ key: UnsafeRawBufferPointer) {
+            guard key.count <= Self.capacity else { return }
+            count = key.count
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: key) }
+        }
+
+        /// `body` with the key's bytes; nil when there is none.
+        func with<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+            guard count > 0 else { return nil }
+            return withUnsafeBytes(of: words) { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
     }
 
     /// Empty, remembering up to `rememberIDs` answered ids.
@@ -60,7 +87,7 @@ struct RequestIDs {
             let found = slots.withUnsafeBufferPointer { s in
                 recent.locate(key, hash: hash) { slot in s[slot].map { Self.same($0.id, raw) } ?? false }
             }
-            return Lookup(hash: hash, bucket: found.bucket, place: found.place)
+            return Lookup(hash: hash, bucket: found.bucket, place: found.place, key: ShortKey(key))
         }
     }
 
@@ -90,9 +117,10 @@ struct RequestIDs {
     mutating func answer(slot: Int, at lookup: Lookup, id: String, action: String, kind: ActionKind) {
         slots[slot] = nil
         free.append(slot)
-        RecentIDs.Key.with(id) { key in
+        func answer(_ key: UnsafeRawBufferPointer) {
             recent.answerOpen(slot: slot, bucket: lookup.bucket, key: key, hash: lookup.hash, action: action, kind: kind)
         }
+        if lookup.key.with(answer) == nil { RecentIDs.Key.with(id, answer) }
     }
 
     /// Forgets the answered id `lookup` found.
