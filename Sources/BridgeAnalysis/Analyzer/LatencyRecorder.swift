@@ -96,10 +96,15 @@ struct LatencyRecorder {
             return h
         }
 
-        /// Records one latency in the histogram, made on first use.
+        /// Records one latency in the histogram, made on first use. Through optional
+        /// chaining, in place: testing `storedHistogram == nil` first copied the
+        /// histogram (a retain and a release of its counts) per latency.
         mutating func record(_ micros: UInt64) {
-            if storedHistogram == nil { storedHistogram = LatencyRecorder.newHistogram() }
-            _ = storedHistogram!.record(micros)
+            if storedHistogram?.record(micros) == nil {
+                var h = LatencyRecorder.newHistogram()
+                _ = h.record(micros)
+                storedHistogram = h
+            }
         }
 
         /// Records one latency; with `sampling`, in `samples` up to ``LatencyRecorder/maxSamples``.
@@ -122,7 +127,8 @@ struct LatencyRecorder {
             count += 1
             let ms = (micros + 999) / 1_000
             buckets[LatencyRecorder.bucketBounds.firstIndex { ms <= $0 } ?? LatencyRecorder.bucketBounds.count] += 1
-            if keepSlowest > 0, slowest.count < keepSlowest || micros > slowest.last!.micros {
+            // The last one's latency read in place: `slowest.last!` copied the sample.
+            if keepSlowest > 0, slowest.count < keepSlowest || micros > slowest[slowest.count - 1].micros {
                 let at = slowest.firstIndex { $0.micros < micros } ?? slowest.count
                 slowest.insert(sample(), at: at)
                 if slowest.count > keepSlowest { slowest.removeLast() }
