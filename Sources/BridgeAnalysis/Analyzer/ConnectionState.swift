@@ -90,8 +90,9 @@ struct ConnectionState {
     var lastSuccess = ActionMemory<SuccessInfo>()
     var lastFatal = ActionMemory<(id: String, record: Int)>()
 
-    var requestedSides: Set<String> = []
-    var capturedSides: Set<String> = []
+    /// The sides requested and captured that `dual-capture-incomplete` reads.
+    var requestedSides: CaptureSides = []
+    var capturedSides: CaptureSides = []
 
     var steps: [JourneyStep] = []
     var stepsOmitted = 0

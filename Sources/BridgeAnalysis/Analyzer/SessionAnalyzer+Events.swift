@@ -85,12 +85,13 @@ extension SessionAnalyzer {
     /// Seed 001: one picture (`side: single`) or two (`front`, then `back`; retakes
     /// allowed). A journey that asked for front or back must have both before it completes.
     func dualCaptureProblem(_ c: ConnectionState, status: String?) -> String? {
-        let dual = c.requestedSides.contains("front") || c.requestedSides.contains("back")
-        guard dual, !c.capturedSides.contains("single") else { return nil }
+        let dual = !c.requestedSides.isDisjoint(with: [.front, .back])
+        guard dual, !c.capturedSides.contains(.single) else { return nil }
         if let status, Self.failedJourneyStatuses.contains(status.lowercased()) { return nil }
-        let missing = ["front", "back"].filter { !c.capturedSides.contains($0) }
+        let sides: [(name: String, side: CaptureSides)] = [("front", .front), ("back", .back)]
+        let missing = sides.filter { !c.capturedSides.contains($0.side) }.map(\.name)
         guard !missing.isEmpty else { return nil }
-        let have = ["front", "back"].filter { c.capturedSides.contains($0) }
+        let have = sides.filter { c.capturedSides.contains($0.side) }.map(\.name)
         return "two-picture document journey completed with \(have.isEmpty ? "no side" : have.joined(separator: " and ")) captured; missing \(missing.joined(separator: " and "))"
     }
 

@@ -189,8 +189,12 @@ extension SessionAnalyzer {
         var side: String?
         if m.actionKind == .documentCapture, let s = m.dataString("side") {
             side = s
-            let type = m.dataString("documentType")?.lowercased() ?? ""
-            if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.insert(s) }
+            // The document type only matters for a side the rule reads and not yet requested.
+            let sides = CaptureSides(side: s)
+            if !c.requestedSides.isSuperset(of: sides) {
+                let type = m.dataString("documentType")?.lowercased() ?? ""
+                if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.formUnion(sides) }
+            }
         }
         guard c.ids.openCount < configuration.limits.maxOpenRequestsPerConnection else {
             logger.debug("open-request cap reached; \(id) not tracked", metadata: ["connection": "\(c.id)"])
