@@ -196,4 +196,21 @@ struct RequestIDsTests {
         #expect(table.recent.count == 1_000)
         #expect(largest <= 1_000 * 21 * 2, "\(largest) bytes")
     }
+
+    /// A short key holds exactly the key's bytes (a UUID's 17 through three loads, the
+    /// others copied), and none past ``RequestIDs/ShortKey/capacity``.
+    @Test func shortKeysHoldTheirBytes() {
+        var rng = SplitMix64(seed: 17)
+        for n in 0...(RequestIDs.ShortKey.capacity + 2) {
+            for _ in 0..<20 {
+                let key = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                let held = key.withUnsafeBytes { RequestIDs.ShortKey($0) }
+                let back = held.with { Array($0) }
+                #expect(back == (n == 0 || n > RequestIDs.ShortKey.capacity ? nil : key), "\(n) bytes")
+            }
+        }
+        let uuid = RecentIDs.Key.with(Self.uuid(12_345)) { key in RequestIDs.ShortKey(key).with { Array($0) } == Array(key) }
+        #expect(uuid)
+    }
 }
+

@@ -51,7 +51,13 @@ struct RequestIDs {
         init(_ key: UnsafeRawBufferPointer) {
             guard key.count <= Self.capacity else { return }
             count = key.count
-            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: key) }
+            if key.count == 17 {
+                // A UUID's key, in three loads (a `memmove` call otherwise).
+                words = (key.loadUnaligned(fromByteOffset: 0, as: UInt64.self), key.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                         UInt64(key[16]).littleEndian)
+            } else {
+                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: key) }
+            }
         }
 
         /// `body` with the key's bytes; nil when there is none.
