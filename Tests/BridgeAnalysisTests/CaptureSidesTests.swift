@@ -38,8 +38,9 @@ struct CaptureSidesTests {
         #expect(report.countsBySlug["dual-capture-incomplete", default: 0] == findings)
     }
 
-    /// A passport asks for one side: its `front` makes no two-picture journey, and the
-    /// document type is read for the first such request only (the side is then kept).
+    /// A passport asks for one side (its type matched in any case): its `front` makes no
+    /// two-picture journey; an id card's `front` after it does, though the side was seen
+    /// before (the passport's request did not keep it).
     @Test func aPassportsFrontIsNotDual() throws {
         var b = TapBuilder()
         b.start()
