@@ -135,8 +135,16 @@ extension CDPSession {
         openConnections[conn] = url
         connectionsOpened += 1
         let shownURL = url.isEmpty ? origin : url
+        // The binding again, for this document: in a tab opened while the recorder
+        // attached (by /json/new, under load) the binding added just before now and then
+        // never reached the new document (its tap, run at document start, never saw it),
+        // so the tap kept every line waiting and the tab recorded nothing (1 run in 6 of
+        // `twoTabsAreTwoConnections` beside two busy processes). DevTools ignores a
+        // binding it has, so the page sees nothing new; where it was missing, the tap's
+        // setter takes it and sends what waited.
         return [.event(ArchiveEvent(time: now, kind: .open, connection: conn,
-                                    reason: "\(target.type) \(shownURL) (target \(target.id), frame \(frame))"))]
+                                    reason: "\(target.type) \(shownURL) (target \(target.id), frame \(frame))")),
+                command(key.channel, session: key.session, "Runtime.addBinding", ["name": .string(bindingName)])]
     }
 
     mutating func closeContext(_ key: SessionKey, id: Int, reason: String, now: Int64) -> [Action] {

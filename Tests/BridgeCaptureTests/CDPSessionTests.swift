@@ -56,6 +56,23 @@ struct CDPSessionTests {
         for case .send(_, let bytes) in actions { #expect(String(decoding: bytes, as: UTF8.self).contains(#""sessionId":"S1""#)) }
     }
 
+    /// Each new document of a recorded page gets the binding again, on its target's
+    /// session: a document created in a new renderer while the target was being attached
+    /// could miss it, and its tap then held every line (`twoTabsAreTwoConnections` under
+    /// load). An isolated world gets nothing.
+    @Test func aNewDocumentGetsTheBindingAgain() {
+        var s = attachedSession()
+        let actions = s.receive(1, text(#"{"method":"Runtime.executionContextCreated","params":{"context":{"id":8,"origin":"http://a","auxData":{"isDefault":true,"frameId":"T1"}}},"sessionId":"S1"}"#), now: 4)
+        #expect(events(actions).map(\.kind) == [.open])
+        #expect(methods(actions) == ["Runtime.addBinding"])
+        for case .send(_, let bytes) in actions {
+            let sent = String(decoding: bytes, as: UTF8.self)
+            #expect(sent.contains(#""sessionId":"S1""#) && sent.contains(#""name":"\#(binding)""#), "\(sent)")
+        }
+        let isolated = s.receive(1, text(#"{"method":"Runtime.executionContextCreated","params":{"context":{"id":9,"origin":"","auxData":{"isDefault":false,"frameId":"T1"}}},"sessionId":"S1"}"#), now: 5)
+        #expect(isolated.isEmpty)
+    }
+
     @Test func aPageNotMatchingTheFilterIsResumedAndLeft() {
         var s = CDPSession(tapSource: "", bindingName: binding, targetFilter: "journey")
         _ = s.channelOpened(1, kind: .browser, now: 1)
