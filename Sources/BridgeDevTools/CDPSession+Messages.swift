@@ -138,7 +138,7 @@ extension CDPSession {
         // The binding again, for this document: in a tab opened while the recorder
         // attached (by /json/new, under load) the binding added just before now and then
         // never reached the new document (its tap, run at document start, never saw it),
-        // so the tap kept every line waiting and the tab recorded nothing (1 run in 6 of
+        // so the tap kept every line waiting and the tab recorded nothing (2 of 12 runs of
         // `twoTabsAreTwoConnections` beside two busy processes). DevTools ignores a
         // binding it has, so the page sees nothing new; where it was missing, the tap's
         // setter takes it and sends what waited.
