@@ -15,8 +15,9 @@ struct OpenRequest {
     var busyWith: String?
     /// The request's data, for `response-not-consumed`.
     var dataKey: RequestData
-    /// `data.side` of a document capture.
-    var side: String?
+    /// `data.side` of a document capture, as far as `dual-capture-incomplete` reads it:
+    /// a success adds it to ``ConnectionState/capturedSides``.
+    var sides: CaptureSides = []
 }
 
 /// A remembered ``ConnectionState/capability(for:kind:)``.

@@ -186,11 +186,11 @@ extension SessionAnalyzer {
         if m.actionKind.isTypedSlot {
             if let active = c.activeSlot[action, m.actionKind], c.ids.isOpen(active) { busyWith = active } else { c.activeSlot[action, m.actionKind] = id }
         }
-        var side: String?
+        var side: String?, sides: CaptureSides = []
         if m.actionKind == .documentCapture, let s = m.dataString("side") {
             side = s
+            sides = CaptureSides(side: s)
             // The document type only matters for a side the rule reads and not yet requested.
-            let sides = CaptureSides(side: s)
             if !c.requestedSides.isSuperset(of: sides) {
                 let type = m.dataString("documentType")?.lowercased() ?? ""
                 if !Self.singleSidedDocumentTypes.contains(type) { c.requestedSides.formUnion(sides) }
@@ -206,7 +206,7 @@ extension SessionAnalyzer {
                                           detail: side.map { "side \($0)" }, records: [m.record], findings: stepRules),
                               cap: configuration.limits.maxStepsPerConnection)
         c.ids.open(OpenRequest(id: id, action: action, kind: m.actionKind, sent: m.time, record: m.record, stepIndex: index,
-                               busyWith: busyWith, dataKey: dataKey, side: side),
+                               busyWith: busyWith, dataKey: dataKey, sides: sides),
                    at: found, unchanged: unchanged)
         if c.ids.openCount > configuration.maxPendingRequests {
             if !c.overPendingLimit {

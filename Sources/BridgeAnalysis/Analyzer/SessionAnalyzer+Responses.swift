@@ -71,7 +71,7 @@ extension SessionAnalyzer {
         c.lastSuccess[req.action, req.kind] = SuccessInfo(id: id, dataKey: req.dataKey, sent: req.sent, record: m.record)
         switch req.kind {
         case .documentCapture:
-            if let side = req.side { c.capturedSides.formUnion(CaptureSides(side: side)) }
+            c.capturedSides.formUnion(req.sides)
         case .capabilityQuery:
             capabilityAnswer(&c, m, step: step)
         case .selfieCapture:
