@@ -15,7 +15,7 @@
 ///   interned table) and the id's key (``RecentIDs/Key``: a canonical UUID is packed
 ///   into 16 bytes); the dead prefix is dropped when the arena must grow;
 /// - the index is open addressing over the records' offsets and their keys' hashes
-///   (linear probing, backward-shift deletion) seeded through `Hasher`, so a hostile
+///   (linear probing, backward-shift deletion) under a hash seeded per process, so a hostile
 ///   session cannot make it quadratic.
 ///
 /// For 36-byte UUID ids that is about 33 bytes per remembered id (a `String` in a
@@ -23,6 +23,8 @@
 struct RecentIDs {
     /// The ring's slots; at most ``maxCapacity`` (the arena's offsets are 32-bit).
     let capacity: Int
+    /// The keys of the index's hash (``hash(_:)``).
+    let seed: IDHashSeed
     /// Ring slots in use: records in the arena.
     var slots = 0
     /// Ids remembered: records the index points at.
@@ -44,8 +46,12 @@ struct RecentIDs {
     /// (`maxIdentifierBytes`), so the arena stays under 4 GiB.
     static let maxCapacity = 10_000_000
 
-    /// An empty memory of `capacity` slots (at least 1, at most ``maxCapacity``).
-    init(capacity: Int) { self.capacity = Swift.min(Swift.max(1, capacity), Self.maxCapacity) }
+    /// An empty memory of `capacity` slots (at least 1, at most ``maxCapacity``), its
+    /// index hashed under `seed`.
+    init(capacity: Int, seed: IDHashSeed = .process) {
+        self.seed = seed
+        self.capacity = Swift.min(Swift.max(1, capacity), Self.maxCapacity)
+    }
 
     /// When the ring is full, frees its oldest slot, and the id it holds goes with it.
     /// When that id is `key` (it was removed since), the caller forgets `key` at once, as
@@ -68,7 +74,7 @@ struct RecentIDs {
 
     /// Removes `key` from the index; false when it was not there.
     mutating func forget(_ key: UnsafeRawBufferPointer) -> Bool {
-        let (bucket, record) = find(key, hash: Self.hash(key))
+        let (bucket, record) = find(key, hash: hash(key))
         guard let record else { return false }
         forgetAnswered(bucket: bucket, record: record)
         return true

@@ -59,7 +59,7 @@ struct RequestIDs {
     /// Finds the id whose UTF-8 bytes are `raw`.
     mutating func lookup(raw: UnsafeBufferPointer<UInt8>) -> Lookup {
         RecentIDs.Key.with(raw) { key in
-            let hash = RecentIDs.hash(key)
+            let hash = recent.hash(key)
             let found = slots.withUnsafeBufferPointer { s in
                 recent.locate(key, hash: hash) { slot in s[slot].map { Self.same($0.id, raw) } ?? false }
             }
