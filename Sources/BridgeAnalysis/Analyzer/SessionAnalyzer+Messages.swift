@@ -24,7 +24,8 @@ extension SessionAnalyzer {
         if let s = scanned ?? (usesEnvelopeScanner ? bytes.withUnsafeBytes({ scanner.scan($0, direction: direction) }) : nil) {
             // The plain case: the decoder would find nothing; read only what the rules use.
             bytes.withUnsafeBytes { b in
-                scannedMessage(s, b, time: time, direction: direction, record: record, slot: slot(connection, time: time))
+                scannedMessage(s, b, time: time, direction: direction, way: MessageWay(direction), record: record,
+                               slot: slot(connection, time: time))
             }
         } else {
             // A `let`: the closure of ``connectionMessage(_:slot:)`` then captures it by
@@ -35,13 +36,13 @@ extension SessionAnalyzer {
     }
 
     /// The session rules for the scanned message `b` of the connection at `slot`; the
-    /// facts point into `b`, valid for the call.
+    /// facts point into `b`, valid for the call. `way` is `direction`'s.
     mutating func scannedMessage(_ s: ScannedEnvelope, _ b: UnsafeRawBufferPointer, time: Int64, direction: Direction,
-                                 record: Int, slot: Int) {
-        var facts = MessageFacts(kind: MessageKind(knownIndex: s.knownTypeIndex), way: MessageWay(direction),
+                                 way: MessageWay, record: Int, slot: Int) {
+        var facts = MessageFacts(kind: messageKinds[s.knownTypeIndex], way: way,
                                  rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
                                  idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action),
-                                 actionKind: ActionKind(knownIndex: s.knownActionIndex), statusNumber: s.knownStatusNumber,
+                                 actionKind: s.knownActionIndex.map { actionKinds[$0] } ?? .other, statusNumber: s.knownStatusNumber,
                                  errorCodeNumber: s.knownErrorCodeNumber, errorRecoverable: s.errorRecoverable,
                                  rawData: s.data.map { UnsafeRawBufferPointer(rebasing: b[$0]) },
                                  timestamp: s.timestamp, time: time, record: record)

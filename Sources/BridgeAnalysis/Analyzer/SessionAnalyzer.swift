@@ -29,6 +29,9 @@ public struct SessionAnalyzer: Sendable {
 
     /// ``AnalyzerConfiguration/timeouts`` by action kind (``ActionTimeouts/byKind()``).
     let kindTimeouts: [Int64]
+    /// ``MessageKind/byKnownIndex`` and ``ActionKind/byKnownIndex``, held here: a static
+    /// array's accessor checks its `swift_once` on every use (twice per message).
+    let messageKinds = MessageKind.byKnownIndex, actionKinds = ActionKind.byKnownIndex
 
     /// Every connection's state, in order of first sight (``connectionOrder``).
     var connections: [ConnectionState] = []
@@ -108,13 +111,14 @@ public struct SessionAnalyzer: Sendable {
     /// kept (``ConnectionKeys``: a name seen before, of at most 16 bytes, found by two
     /// numbers, with no `String` made or compared); false, and nothing done, for another
     /// connection.
-    mutating func feedScanned(time: Int64, direction: Direction, connectionBytes name: UnsafeRawBufferPointer,
+    /// `way` is `direction`'s (the caller read it from the record's bytes).
+    mutating func feedScanned(time: Int64, direction: Direction, way: MessageWay, connectionBytes name: UnsafeRawBufferPointer,
                               message: UnsafeRawBufferPointer, record: Int, scanned: ScannedEnvelope) -> Bool {
         guard let slot = connectionKeys.slot(of: name) else { return false }
         guard countRecord(at: time) else { return true }
         summary.messages += 1
         summary.bytes += Int64(message.count)
-        scannedMessage(scanned, message, time: time, direction: direction, record: record, slot: slot)
+        scannedMessage(scanned, message, time: time, direction: direction, way: way, record: record, slot: slot)
         return true
     }
 

@@ -187,7 +187,8 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 let f = l.fields
                 let line = l.range.lowerBound  // the line's offset in `r`
                 let direction: Direction
-                switch Self.way(r, (line + f.dir.lowerBound)..<(line + f.dir.upperBound)) {
+                let way = Self.way(r, (line + f.dir.lowerBound)..<(line + f.dir.upperBound))
+                switch way {
                 case .webToHost: direction = webToHost
                 case .hostToWeb: direction = hostToWeb
                 case .other:
@@ -201,22 +202,33 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 }
                 let msg = UnsafeRawBufferPointer(rebasing: r[(line + f.msg.lowerBound)..<(line + f.msg.upperBound)])
                 let name = UnsafeRawBufferPointer(rebasing: r[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)])
-                var scanned: ScannedEnvelope?
                 let at = line + f.msg.lowerBound
                 while next < scans.count, scans[next].offset < at { next += 1 }
+                var found = -1
                 if f.accepted, next < scans.count, scans[next].offset == at {
-                    scanned = scans[next].envelope
+                    found = next
                     next += 1
-                    // A known action comes with its literal string, which any thread may share.
-                    if reintern && scanned!.knownActionIndex == nil { analyzer.scanner.reintern(&scanned!, in: msg) }
+                    // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart
+                    // again. The scan is read where it is in `scans` (a copy retained and
+                    // released its action string per message). A known action comes with its
+                    // literal string, which any thread may share.
+                    if !(reintern && scans[found].envelope.knownActionIndex == nil),
+                       analyzer.feedScanned(time: f.time, direction: direction, way: way, connectionBytes: name, message: msg,
+                                            record: f.seq, scanned: scans[found].envelope) {
+                        lastTime = f.time
+                        continue
+                    }
                 }
-                // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart
-                // again; a slice of the run only for a message the fast path does not take.
-                if let s = scanned, analyzer.feedScanned(time: f.time, direction: direction, connectionBytes: name, message: msg,
-                                                         record: f.seq, scanned: s) {
-                    lastTime = f.time
-                    continue
+                var scanned: ScannedEnvelope? = found >= 0 ? scans[found].envelope : nil
+                if reintern, scanned?.knownActionIndex == nil, scanned != nil {
+                    analyzer.scanner.reintern(&scanned!, in: msg)
+                    if analyzer.feedScanned(time: f.time, direction: direction, way: way, connectionBytes: name, message: msg,
+                                            record: f.seq, scanned: scanned!) {
+                        lastTime = f.time
+                        continue
+                    }
                 }
+                // A slice of the run only for a message the fast path does not take.
                 let bytes = run[(run.startIndex + line + f.msg.lowerBound)..<(run.startIndex + line + f.msg.upperBound)]
                 analyzer.feedMessage(time: f.time, direction: direction, connectionBytes: name, bytes: bytes, record: f.seq, scanned: scanned)
                 lastTime = f.time
