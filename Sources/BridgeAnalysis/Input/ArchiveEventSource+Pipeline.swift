@@ -15,7 +15,7 @@ extension ArchiveEventSource {
         let ran = ArchivePipeline.run(Scanning(analyzer, reader: reader, handsOver: true)) { chunk in
             switch chunk {
             case .plain(let run, let lines, let scans):
-                Self.feed(run: run[...], lines: lines, scans: scans, reintern: true, to: &analyzer, lastTime: &lastTime)
+                Self.feed(run: run, lines: lines, scans: scans, reintern: true, to: &analyzer, lastTime: &lastTime)
             case .readings(let readings):
                 for r in readings { feed(r, to: &analyzer, lastTime: &lastTime) }
             }

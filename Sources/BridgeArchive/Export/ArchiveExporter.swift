@@ -93,7 +93,7 @@ public enum ArchiveExport {
         if readAhead && onlyTaps {
             pipelined = try ArchivePipeline.run(VerbatimLines(reader)) { (chunk) throws(ArchiveError) in
                 switch chunk {
-                case .plain(let run, let lines, _): try plain(run[...], lines)
+                case .plain(let run, let lines, _): try plain(run, lines)
                 case .readings(let readings): for r in readings { try write(r) }
                 }
             }

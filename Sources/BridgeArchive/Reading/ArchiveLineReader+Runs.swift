@@ -86,7 +86,8 @@ extension ArchiveLineReader {
     /// how many of those lines it took (from the first, `bytes` of them, newlines
     /// included), and they are not handed out again. Returns true when the whole run was
     /// taken; false when the next thing is not such a run (nothing is called) or `body`
-    /// left lines of it: then ``next()`` hands out the next one.
+    /// left lines of it: then ``next()`` hands out the next one. With ``lendsRuns``,
+    /// `body` may keep the slice until it gives it back (``recycle(_:)``).
     func withPlainRun<E: Error>(_ body: (ArraySlice<UInt8>) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
         guard fillQueue(), case .run(var run) = queue[queueIndex], run.verified, run.first > 1 else { return false }
         var whole = false
@@ -95,8 +96,15 @@ extension ArchiveLineReader {
         }
         while true {
             let end = partEnd(run)
-            let taken = try body(store[run.start..<end])
+            // Lent only while no line waits in the hold: the buffer is then set aside
+            // (``resetStore()``) before it takes more bytes; else the part is a copy.
+            let lend = lendsRuns && held.isEmpty
+            let taken = try body(lendsRuns && !lend ? Array(store[run.start..<end])[...] : store[run.start..<end])
             guard taken.lines > 0 else { return false }
+            if lend {
+                storeLent = true
+                storeRunsOut += 1
+            }
             run.dropFirst(lines: taken.lines, bytes: taken.bytes)
             if run.count == 0 {
                 whole = true

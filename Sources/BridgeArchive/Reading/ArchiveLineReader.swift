@@ -124,6 +124,23 @@ public final class ArchiveLineReader {
     /// the line being read starts.
     var store: [UInt8] = []
     var lineStart = 0
+    /// Whether a consumer keeps the runs ``withPlainRun(_:)`` hands it and gives them
+    /// back later (``recycle(_:)``): ``ArchivePipeline`` hands them to another thread
+    /// instead of copying them. The buffer a run was lent from is then not reused in
+    /// place but set aside, and a spare one takes the line being read. Off: runs are to
+    /// be let go of before the next call.
+    package var lendsRuns = false {
+        didSet { if !lendsRuns { endLending() } }
+    }
+    /// Runs of ``store`` lent out and not yet handed back.
+    var storeRunsOut = 0
+    /// A run of ``store`` was lent since it was last reset.
+    var storeLent = false
+    /// Buffers with runs lent out, and how many, waiting for them to come back
+    /// (``recycle(_:)``).
+    var lentBuffers: [(buffer: [UInt8], runsOut: Int)] = []
+    /// Buffers whose runs came back, to start the next store with.
+    var spareBuffers: [[UInt8]] = []
     var discarding = false
     /// What is ready to hand out: items, and (with ``sharedLines``) runs of lines in ``store``.
     var queue: [Entry] = []
@@ -221,7 +238,11 @@ public final class ArchiveLineReader {
     /// held by the consumer keeps the old buffer; this one then starts a new one).
     func resetStore() {
         guard lineStart > 0 else { return }
-        store.removeSubrange(0..<lineStart)
+        if storeLent {
+            startAnotherStore()
+        } else {
+            store.removeSubrange(0..<lineStart)
+        }
         lineStart = 0
     }
 

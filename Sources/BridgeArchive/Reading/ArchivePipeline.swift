@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What reads an archive on ``ArchivePipeline``'s thread: the reader and whatever the
 /// consumer does per message that needs no order (a check, a scan), handing runs of
 /// plain lines to `plain` with what it worked out for them (`Extra`).
@@ -7,6 +9,9 @@ package protocol ArchivePipelineSource: AnyObject, SendableMetatype {
     /// The next reading (nil at the end); runs of plain lines met before it go to `plain`
     /// (``ArchiveReader/nextReading(accept:plain:)``).
     func next(plain: (_ run: ArraySlice<UInt8>, _ lines: [ArchiveReader.PlainLine], _ extra: Extra) -> Void) -> ArchiveReading?
+    /// The reader ``next(plain:)`` reads: its runs are lent to the consumer while the
+    /// pipeline runs (``ArchiveLineReader/lendsRuns``).
+    var reader: ArchiveReader { get }
 }
 
 /// Reads an archive on a thread of its own while the caller's thread does the ordered
@@ -14,10 +19,12 @@ package protocol ArchivePipelineSource: AnyObject, SendableMetatype {
 /// runs on a third thread with the reader's `readAhead`), the caller gets what it
 /// reads, in order, in chunks.
 ///
-/// - Runs are copied into buffers that go round between the two threads and are reused
-///   (``runBuffers``): the reader's own buffer is never shared (sharing it would make its
-///   next use copy it), and no large block is freed on the other thread (glibc gives
-///   those back to the kernel: page faults).
+/// - Runs are handed over as they are, slices of the reader's buffers, and handed back
+///   once consumed (``ArchiveLineReader/lendsRuns``, ``ArchiveLineReader/recycle(_:)``):
+///   the buffers go round between the two threads and are reused, and no large block is
+///   freed on the other thread (glibc gives those back to the kernel: page faults).
+///   (Until session 16 each run was copied into buffers that went round: a copy of every
+///   decompressed byte.)
 /// - At most ``chunksInFlight`` chunks wait; other readings are gathered
 ///   ``readingsPerChunk`` at a time.
 /// - The reading thread is waited for before ``run(_:consume:)`` returns, on every way
@@ -25,9 +32,10 @@ package protocol ArchivePipelineSource: AnyObject, SendableMetatype {
 package enum ArchivePipeline {
     /// What the reading thread hands over.
     package enum Chunk<Extra> {
-        /// A run of plain record lines (a copy: a buffer that goes back to the reading
-        /// thread once `consume` returns), their places and what the source worked out.
-        case plain(run: [UInt8], lines: [ArchiveReader.PlainLine], extra: Extra)
+        /// A run of plain record lines (a slice of a reader's buffer, which goes back to
+        /// the reading thread once `consume` returns), their places and what the source
+        /// worked out.
+        case plain(run: ArraySlice<UInt8>, lines: [ArchiveReader.PlainLine], extra: Extra)
         /// Other readings, in order.
         case readings([ArchiveReading])
     }
@@ -37,8 +45,6 @@ package enum ArchivePipeline {
     /// machine and beside a busy process, and their buffers were 4-8 MB more peak RSS
     /// (session 14: 54 -> 51 MB on the bench's small session, 64 -> 57 MB on its images).
     package static let chunksInFlight = 4
-    /// Buffers for runs: the chunks in flight, one being consumed and one being filled.
-    static let runBuffers = chunksInFlight + 2
     /// Readings gathered before they are handed over together.
     static let readingsPerChunk = 256
 
@@ -49,23 +55,23 @@ package enum ArchivePipeline {
         _ source: Source, consume: (Chunk<Source.Extra>) throws(E) -> Void
     ) throws(E) -> Bool {
         let pipe = ThreadPipe<Chunk<Source.Extra>>(capacity: chunksInFlight)
-        let buffers = ThreadPipe<[UInt8]>(capacity: runBuffers + 1)
-        for _ in 0..<runBuffers { buffers.put([]) }
+        let consumed = ConsumedRuns()
         let done = ThreadPipe<Bool>(capacity: 1)
         // The source is lent to the thread until `done` says it has finished with it.
         let started = DetachedThread.start(handing: source) { source in
-            read(source, into: pipe, buffers: buffers)
+            source.reader.lines.lendsRuns = true
+            read(source, into: pipe, handingBack: consumed)
+            source.reader.lines.lendsRuns = false
             done.put(true)
         }
         guard started else { return false }
         defer {
             pipe.cancel()
-            buffers.finish()
             _ = done.take()
         }
         while let chunk = pipe.take() {
             try consume(chunk)
-            if case .plain(let run, _, _) = chunk { buffers.put(run) }
+            if case .plain(let run, _, _) = consume chunk { consumed.add(run) }
         }
         return true
     }
@@ -73,7 +79,7 @@ package enum ArchivePipeline {
     /// The reading thread: every reading and run, in order, until the end or until the
     /// consumer stops taking them.
     private static func read<Source: ArchivePipelineSource>(_ source: Source, into pipe: ThreadPipe<Chunk<Source.Extra>>,
-                                                            buffers: ThreadPipe<[UInt8]>) {
+                                                            handingBack consumed: ConsumedRuns) {
         var readings: [ArchiveReading] = []
         var open = true
         while open, let reading = source.next(plain: { run, lines, extra in
@@ -82,13 +88,9 @@ package enum ArchivePipeline {
                 open = open && pipe.put(.readings(readings))
                 readings = []
             }
-            guard open, var copy = buffers.take() else {
-                open = false
-                return
-            }
-            copy.removeAll(keepingCapacity: true)
-            copy.append(contentsOf: run)
-            open = pipe.put(.plain(run: copy, lines: lines, extra: extra))
+            guard open else { return }
+            for back in consumed.takeAll() { source.reader.lines.recycle(back) }
+            open = pipe.put(.plain(run: run, lines: lines, extra: extra))
         }) {
             readings.append(reading)
             if readings.count >= readingsPerChunk {
@@ -98,5 +100,25 @@ package enum ArchivePipeline {
         }
         if open, !readings.isEmpty { open = pipe.put(.readings(readings)) }
         if open { pipe.finish() }
+    }
+}
+
+/// Runs the consumer is done with, on their way back to the reading thread (which takes
+/// them when it next hands a run over: it never waits for them).
+final class ConsumedRuns: Sendable {
+    private let runs = Mutex<[ArraySlice<UInt8>]>([])
+
+    /// Hands `run` back.
+    func add(_ run: ArraySlice<UInt8>) {
+        runs.withLock { $0.append(run) }
+    }
+
+    /// The runs handed back since the last call.
+    func takeAll() -> [ArraySlice<UInt8>] {
+        runs.withLock { list in
+            var out: [ArraySlice<UInt8>] = []
+            swap(&out, &list)
+            return out
+        }
     }
 }
