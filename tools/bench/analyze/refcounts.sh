@@ -20,7 +20,7 @@
 # About a minute for the counts with N = 63,000; --sites 30 takes a few minutes more.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-bin=; messages=63000; sites=0
+bin=; messages=63000; sites=0; args=("$@")
 while (($#)); do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
@@ -31,7 +31,7 @@ while (($#)); do
   esac
 done
 if [[ $(id -u) != 0 ]]; then
-  echo "refcounts.sh: uprobes need root; run it as root (sudo $0 $*)" >&2; exit 2
+  echo "refcounts.sh: uprobes need root; run it as root (sudo $0 ${args[*]})" >&2; exit 2
 fi
 command -v perf >/dev/null || { echo "refcounts.sh: perf is missing: apt-get install -y linux-perf" >&2; exit 2; }
 if [[ -z $bin ]]; then
