@@ -45,4 +45,12 @@ struct MessageFactsTests {
         scanned.set(otherDirection: Direction(rawValue: "w2w"))
         #expect(scanned.status == .success && scanned.direction == Direction(rawValue: "w2w"))
     }
+
+    @Test func aMessageKindByIndexIsTheKindOfThatType() {
+        for (k, type) in MessageType.known.enumerated() {
+            #expect(MessageKind(knownIndex: k) == MessageKind(type))
+            #expect(MessageKind(knownIndex: k, in: MessageKind.byKnownIndex) == MessageKind(type))
+        }
+        #expect(MessageKind(MessageType(rawValue: "notify")) == MessageKind.none)
+    }
 }

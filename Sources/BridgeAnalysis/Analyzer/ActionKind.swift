@@ -29,13 +29,15 @@ enum ActionKind: UInt8 {
         }
     }
 
-    /// The kind of the action at `index` of ``Action/known`` (nil: any other action).
-    init(knownIndex index: Int?) {
+    /// The kind of the action at `index` of ``Action/known`` (nil: any other action), read
+    /// from `table` (``byKnownIndex``; a caller per message passes its own copy: each use
+    /// of the static checks its `swift_once`).
+    init(knownIndex index: Int?, in table: [ActionKind] = byKnownIndex) {
         guard let index else {
             self = .other
             return
         }
-        self = Self.byKnownIndex[index]
+        self = table[index]
     }
 
     /// How many kinds there are (their raw values are `0..<count`).

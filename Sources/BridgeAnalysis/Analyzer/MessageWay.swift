@@ -40,9 +40,10 @@ enum MessageKind: UInt8 {
         }
     }
 
-    /// The kind of `MessageType.known[index]`.
-    init(knownIndex index: Int) {
-        self = Self.byKnownIndex[index]
+    /// The kind of `MessageType.known[index]`, read from `table` (``byKnownIndex``; a
+    /// caller per message passes its own copy, as for ``ActionKind/init(knownIndex:in:)``).
+    init(knownIndex index: Int, in table: [MessageKind] = byKnownIndex) {
+        self = table[index]
     }
 
     /// The kind of each of ``MessageType/known``, in its order.

@@ -39,10 +39,11 @@ extension SessionAnalyzer {
     /// facts point into `b`, valid for the call. `way` is `direction`'s.
     mutating func scannedMessage(_ s: ScannedEnvelope, _ b: UnsafeRawBufferPointer, time: Int64, direction: Direction,
                                  way: MessageWay, record: Int, slot: Int) {
-        var facts = MessageFacts(kind: messageKinds[s.knownTypeIndex], way: way,
+        var facts = MessageFacts(kind: MessageKind(knownIndex: s.knownTypeIndex, in: messageKinds), way: way,
                                  rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
                                  idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action),
-                                 actionKind: s.knownActionIndex.map { actionKinds[$0] } ?? .other, statusNumber: s.knownStatusNumber,
+                                 actionKind: ActionKind(knownIndex: s.knownActionIndex, in: actionKinds),
+                                 statusNumber: s.knownStatusNumber,
                                  errorCodeNumber: s.knownErrorCodeNumber, errorRecoverable: s.errorRecoverable,
                                  rawData: s.data.map { UnsafeRawBufferPointer(rebasing: b[$0]) },
                                  timestamp: s.timestamp, time: time, record: record)

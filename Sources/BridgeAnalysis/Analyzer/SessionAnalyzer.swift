@@ -29,8 +29,9 @@ public struct SessionAnalyzer: Sendable {
 
     /// ``AnalyzerConfiguration/timeouts`` by action kind (``ActionTimeouts/byKind()``).
     let kindTimeouts: [Int64]
-    /// ``MessageKind/byKnownIndex`` and ``ActionKind/byKnownIndex``, held here: a static
-    /// array's accessor checks its `swift_once` on every use (twice per message).
+    /// ``MessageKind/byKnownIndex`` and ``ActionKind/byKnownIndex``, held here for
+    /// ``MessageKind/init(knownIndex:in:)`` and ``ActionKind/init(knownIndex:in:)``: a
+    /// static array's accessor checks its `swift_once` on every use (twice per message).
     let messageKinds = MessageKind.byKnownIndex, actionKinds = ActionKind.byKnownIndex
 
     /// Every connection's state, in order of first sight (``connectionOrder``).
