@@ -1,7 +1,7 @@
 /// Runs lent out (``ArchiveLineReader/lendsRuns``): the buffers they are cut from go
 /// round between the reader and its consumer instead of each run being copied.
 ///
-/// A buffer with a run lent out is set aside when the reader would reuse it in place
+/// A buffer with a run still out is set aside when the reader would reuse it in place
 /// (``ArchiveLineReader/resetStore()``), and the line being read starts a spare buffer.
 /// The consumer hands each run back when done with it (``ArchiveLineReader/recycle(_:)``);
 /// once all the runs of a buffer are back, it becomes a spare. Freeing the buffers
@@ -16,9 +16,8 @@ extension ArchiveLineReader {
     static let maxSpareBuffers = 8
 
     /// The line being read (from ``lineStart``) moves to a spare buffer, or a new one of
-    /// the same capacity; the old buffer waits for its runs.
+    /// the same capacity; the old buffer, with runs still out, waits for them.
     func startAnotherStore() {
-        storeLent = false
         var next = spareBuffers.popLast() ?? []
         // A spare is this reader's alone once its runs came back: emptied in place, at
         // the capacity it has (asking for the old buffer's would grow every buffer by a
@@ -27,12 +26,8 @@ extension ArchiveLineReader {
         if next.capacity == 0 { next.reserveCapacity(store.capacity) }
         next.append(contentsOf: store[lineStart...])
         swap(&next, &store)
-        if storeRunsOut == 0 {
-            keepSpare(next)
-        } else {
-            if lentBuffers.count == Self.maxSpareBuffers { lentBuffers.removeFirst() }
-            lentBuffers.append((next, storeRunsOut))
-        }
+        if lentBuffers.count == Self.maxSpareBuffers { lentBuffers.removeFirst() }
+        lentBuffers.append((next, storeRunsOut))
         storeRunsOut = 0
     }
 

@@ -101,10 +101,7 @@ extension ArchiveLineReader {
             let lend = lendsRuns && held.isEmpty
             let taken = try body(lendsRuns && !lend ? Array(store[run.start..<end])[...] : store[run.start..<end])
             guard taken.lines > 0 else { return false }
-            if lend {
-                storeLent = true
-                storeRunsOut += 1
-            }
+            if lend { storeRunsOut += 1 }
             run.dropFirst(lines: taken.lines, bytes: taken.bytes)
             if run.count == 0 {
                 whole = true

@@ -134,8 +134,6 @@ public final class ArchiveLineReader {
     }
     /// Runs of ``store`` lent out and not yet handed back.
     var storeRunsOut = 0
-    /// A run of ``store`` was lent since it was last reset.
-    var storeLent = false
     /// Buffers with runs lent out, and how many, waiting for them to come back
     /// (``recycle(_:)``).
     var lentBuffers: [(buffer: [UInt8], runsOut: Int)] = []
@@ -238,7 +236,7 @@ public final class ArchiveLineReader {
     /// held by the consumer keeps the old buffer; this one then starts a new one).
     func resetStore() {
         guard lineStart > 0 else { return }
-        if storeLent {
+        if storeRunsOut > 0 {
             startAnotherStore()
         } else {
             store.removeSubrange(0..<lineStart)
