@@ -204,28 +204,32 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 let name = UnsafeRawBufferPointer(rebasing: r[(line + f.conn.lowerBound)..<(line + f.conn.upperBound)])
                 let at = line + f.msg.lowerBound
                 while next < scans.count, scans[next].offset < at { next += 1 }
-                var found = -1
-                if f.accepted, next < scans.count, scans[next].offset == at {
-                    found = next
-                    next += 1
-                    // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart
-                    // again. The scan is read where it is in `scans` (a copy retained and
-                    // released its action string per message). A known action comes with its
-                    // literal string, which any thread may share.
-                    if !(reintern && scans[found].envelope.knownActionIndex == nil),
-                       analyzer.feedScanned(time: f.time, direction: direction, way: way, connectionBytes: name, message: msg,
-                                            record: f.seq, scanned: scans[found].envelope) {
-                        lastTime = f.time
-                        continue
-                    }
+                // Straight to the analyzer: no ``AnalysisEvent`` is built and taken apart again.
+                func fast(_ s: ScannedEnvelope) -> Bool {
+                    analyzer.feedScanned(time: f.time, direction: direction, way: way, connectionBytes: name, message: msg,
+                                         record: f.seq, scanned: s)
                 }
-                var scanned: ScannedEnvelope? = found >= 0 ? scans[found].envelope : nil
-                if reintern, scanned?.knownActionIndex == nil, scanned != nil {
-                    analyzer.scanner.reintern(&scanned!, in: msg)
-                    if analyzer.feedScanned(time: f.time, direction: direction, way: way, connectionBytes: name, message: msg,
-                                            record: f.seq, scanned: scanned!) {
+                var scanned: ScannedEnvelope?
+                if f.accepted, next < scans.count, scans[next].offset == at {
+                    let found = next
+                    next += 1
+                    // A known action comes with its literal string, which any thread may share;
+                    // another gets this thread's own first. A scan that needs none is read
+                    // where it is in `scans` (a copy retained and released its action string
+                    // per message).
+                    if reintern && scans[found].envelope.knownActionIndex == nil {
+                        var s = scans[found].envelope
+                        analyzer.scanner.reintern(&s, in: msg)
+                        if fast(s) {
+                            lastTime = f.time
+                            continue
+                        }
+                        scanned = s
+                    } else if fast(scans[found].envelope) {
                         lastTime = f.time
                         continue
+                    } else {
+                        scanned = scans[found].envelope
                     }
                 }
                 // A slice of the run only for a message the fast path does not take.
