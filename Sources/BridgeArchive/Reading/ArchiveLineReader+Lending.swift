@@ -33,7 +33,7 @@ extension ArchiveLineReader {
 
     /// Takes back a run ``withPlainRun(_:)`` lent; once all the runs of its buffer are
     /// back, the buffer is a spare. A run of no buffer lent (a copy) is just let go of.
-    package func recycle(_ run: consuming ArraySlice<UInt8>) {
+    func recycle(_ run: consuming ArraySlice<UInt8>) {
         let address = run.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
         _ = consume run
         func holds(_ buffer: [UInt8]) -> Bool {

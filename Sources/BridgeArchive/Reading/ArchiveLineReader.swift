@@ -129,7 +129,7 @@ public final class ArchiveLineReader {
     /// instead of copying them. The buffer a run was lent from is then not reused in
     /// place but set aside, and a spare one takes the line being read. Off: runs are to
     /// be let go of before the next call.
-    package var lendsRuns = false {
+    var lendsRuns = false {
         didSet { if !lendsRuns { endLending() } }
     }
     /// Runs of ``store`` lent out and not yet handed back.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What reads an archive on ``ArchivePipeline``'s thread: the reader and whatever the
 /// consumer does per message that needs no order (a check, a scan), handing runs of
 /// plain lines to `plain` with what it worked out for them (`Extra`).
@@ -100,25 +98,5 @@ package enum ArchivePipeline {
         }
         if open, !readings.isEmpty { open = pipe.put(.readings(readings)) }
         if open { pipe.finish() }
-    }
-}
-
-/// Runs the consumer is done with, on their way back to the reading thread (which takes
-/// them when it next hands a run over: it never waits for them).
-final class ConsumedRuns: Sendable {
-    private let runs = Mutex<[ArraySlice<UInt8>]>([])
-
-    /// Hands `run` back.
-    func add(_ run: ArraySlice<UInt8>) {
-        runs.withLock { $0.append(run) }
-    }
-
-    /// The runs handed back since the last call.
-    func takeAll() -> [ArraySlice<UInt8>] {
-        runs.withLock { list in
-            var out: [ArraySlice<UInt8>] = []
-            swap(&out, &list)
-            return out
-        }
     }
 }
