@@ -40,12 +40,20 @@ if [[ -z $bin ]]; then
 fi
 core=$(ldd "$bin" | awk '/libswiftCore.so/ {print $3}')
 [[ -n $core ]] || { echo "refcounts.sh: $bin does not load libswiftCore.so (a static build?)" >&2; exit 2; }
+# The probes this run adds are taken away at the end; ones that were there stay.
+added=()
 for f in swift_retain swift_release; do
-  perf probe -q -x "$core" "$f" 2>/dev/null || true  # already there: fine
+  if ! perf probe -l 2>/dev/null | grep -q "probe_libswiftCore:$f "; then
+    perf probe -q -x "$core" "$f" && added+=("probe_libswiftCore:$f")
+  fi
 done
 events=probe_libswiftCore:swift_retain,probe_libswiftCore:swift_release
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+cleanup() {
+  rm -rf "$work"
+  for p in "${added[@]}"; do perf probe -q -d "$p" >/dev/null 2>&1 || true; done
+}
+trap cleanup EXIT
 counts=()
 for n in "$messages" $((2 * messages)); do
   python3 tools/bench/analyze/generate.py --redacted --messages "$n" --parallel 8 2>/dev/null \
