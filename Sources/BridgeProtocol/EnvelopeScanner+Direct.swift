@@ -73,9 +73,8 @@ extension EnvelopeScanner {
         } else if payload.status != nil || payload.error {
             return nil
         }
-        var out = ScannedEnvelope(typeIndex: type, correlationId: id, action: action.value, timestamp: timestamp)
-        out.actionBytes = payload.actionBytes
-        out.knownActionIndex = action.known
+        var out = ScannedEnvelope(typeIndex: type, correlationId: id, timestamp: timestamp)
+        out.setAction(bytes: payload.actionBytes, interned: action.interned, known: action.known)
         out.setKnown(status: payload.status, errorCode: payload.errorCode)
         out.errorRecoverable = payload.errorRecoverable
         out.data = payload.data
@@ -84,7 +83,7 @@ extension EnvelopeScanner {
 
     /// What the walk read of `payload`.
     struct DirectPayload {
-        var action: (value: String, known: Int?)?
+        var action: (interned: Int?, known: Int?)?
         var actionBytes = 0..<0
         var data: Range<Int>?
         /// The index of `status` in ``Status/known``.

@@ -24,21 +24,19 @@ public struct EnvelopeScanner: Sendable {
     /// The JSON limits (the decoder's).
     public let limits: JSONLimits
     var members: JSONMemberScanner
-    /// Interned actions: their bytes, their shared `String`, their index in ``Action/known``.
-    var actions: [(bytes: [UInt8], value: String, known: Int?)] = []
-    /// Per interned action, its length and its first eight bytes (zero-padded): the
-    /// search compares these plain numbers (iterating ``actions`` itself retained and
-    /// released an array and a string per entry, twice per message when pipelined).
-    var actionHeads: [(count: Int, head: UInt64)] = []
+    /// Interned actions: their bytes and their shared `String`.
+    var actions: [(bytes: [UInt8], value: String)] = []
+    /// Per interned action, its length, its first eight bytes (zero-padded) and its index
+    /// in ``Action/known``: the search compares these plain numbers (iterating
+    /// ``actions`` itself retained and released an array and a string per entry).
+    var actionHeads: [(count: Int, head: UInt64, known: Int?)] = []
 
-    /// Whether scans carry their action as a `String`; without (a reader that hands its
-    /// scans to another thread, which gives them its own: ``reintern(_:in:)``), the
-    /// ``ScannedEnvelope/action`` of a scan whose action is not one of ``Action/known``
-    /// is empty. A known action's string is always there: it is the literal, which
-    /// keeps no reference count, so threads share it freely.
-    public var makesActionStrings = true
+    /// The strings of ``Action/known``, held here: read per message, a static array checks
+    /// its `swift_once` on each use.
+    let knownActionValues: [String] = Action.known.map(\.rawValue)
 
-    /// Actions kept as shared strings; past this, each new action is a new `String`. 64.
+    /// Actions kept in the table; past this, a new action's `String` is made from its
+    /// bytes each time it is asked for. 64 (a scan holds the number in a byte).
     public static let maxInternedActions = 64
     static let secondsThreshold: Int64 = 100_000_000_000
 
@@ -92,7 +90,7 @@ public struct EnvelopeScanner: Sendable {
         }
         guard version, let id, let type, let timestamp, payload >= 0, b.count < Int(UInt32.max) else { return nil }
         if type == .request && direction == .hostToWeb || type == .response && direction == .webToHost { return nil }
-        var out = ScannedEnvelope(type: type, correlationId: id, action: "", timestamp: timestamp)
+        var out = ScannedEnvelope(type: type, correlationId: id, timestamp: timestamp)
         guard readPayload(b, spans, payload, into: &out) else { return nil }
         return out
     }
@@ -103,9 +101,7 @@ public struct EnvelopeScanner: Sendable {
         for (n, m) in spans.enumerated() where m.parent == payload {
             if Self.key(m, b, "action") {
                 guard let r = Self.plainString(b, m.value), let a = intern(b, r) else { return false }
-                out.action = a.value
-                out.knownActionIndex = a.known
-                out.actionBytes = r
+                out.setAction(bytes: r, interned: a.interned, known: a.known)
                 action = true
             } else if Self.key(m, b, "data") {
                 switch b[m.value.lowerBound] {
@@ -158,19 +154,26 @@ public struct EnvelopeScanner: Sendable {
         return message && out.errorCode != nil && out.errorRecoverable != nil
     }
 
-    /// Gives `scanned` (a scan of `b` by another scanner, perhaps on another thread) this
-    /// scanner's `String` for its action, so that no action string is shared between
-    /// threads (whose reference counts would bounce between cores).
-    public mutating func reintern(_ scanned: inout ScannedEnvelope, in b: UnsafeRawBufferPointer) {
-        if let a = intern(b, scanned.actionBytes) {
-            scanned.action = a.value
-            scanned.knownActionIndex = a.known
-        }
+    /// The action of `scanned`, a scan of `b` by this scanner (or one it reinterned:
+    /// ``reintern(_:in:)``): a known action's literal, else the table's `String` (the same
+    /// for every message with that action), else (the table was full) made from the bytes.
+    public func action(of scanned: ScannedEnvelope, in b: UnsafeRawBufferPointer) -> String {
+        if let k = scanned.knownActionIndex { return knownActionValues[k] }
+        if let n = scanned.internedActionIndex, n < actions.count { return actions[n].value }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: b[scanned.actionBytes]), as: UTF8.self)
     }
 
-    /// The action spelled by `r` and its index in ``Action/known``, the `String` shared
-    /// while the table has room; nil when not well formed.
-    mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> (value: String, known: Int?)? {
+    /// Gives `scanned` (a scan of `b` by another scanner, perhaps on another thread) this
+    /// scanner's number for its action, so that ``action(of:in:)`` reads it here. A known
+    /// action needs none (its literal is found by its index in ``Action/known``).
+    public mutating func reintern(_ scanned: inout ScannedEnvelope, in b: UnsafeRawBufferPointer) {
+        let r = scanned.actionBytes
+        if let a = intern(b, r) { scanned.setAction(bytes: r, interned: a.interned, known: a.known) }
+    }
+
+    /// The action spelled by `r`: its number in the table (nil when the table is full and
+    /// it is not there) and its index in ``Action/known``; nil when not well formed.
+    mutating func intern(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> (interned: Int?, known: Int?)? {
         let base = b.baseAddress! + r.lowerBound
         let head = JSONBytes.word(UnsafeRawBufferPointer(rebasing: b[r]))
         let found = actionHeads.withUnsafeBufferPointer { heads -> Int? in
@@ -183,21 +186,15 @@ public struct EnvelopeScanner: Sendable {
             }
             return nil
         }
-        if let found {
-            return actions.withUnsafeBufferPointer { a in
-                // A known action's string is a literal: immortal, shared freely.
-                (makesActionStrings || a[found].known != nil ? a[found].value : "", a[found].known)
-            }
-        }
+        if let found { return (found, actionHeads[found].known) }
         var value = String(decoding: UnsafeRawBufferPointer(rebasing: b[r]), as: UTF8.self)
         guard Action(rawValue: value).isWellFormed else { return nil }
         let known = Action.known.firstIndex(of: Action(rawValue: value))
         // The literal of ``Action/known``: no reference count to keep, on any thread.
         if let known { value = Action.known[known].rawValue }
-        if actions.count < Self.maxInternedActions {
-            actions.append((Array(b[r]), value, known))
-            actionHeads.append((r.count, head))
-        }
-        return (value, known)
+        guard actions.count < Self.maxInternedActions else { return (nil, known) }
+        actions.append((Array(b[r]), value))
+        actionHeads.append((r.count, head, known))
+        return (actions.count - 1, known)
     }
 }

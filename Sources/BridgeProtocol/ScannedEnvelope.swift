@@ -2,12 +2,14 @@
 /// no finding: the fields the analyzer's rules use, as values or as byte ranges into the
 /// scanned bytes.
 ///
-/// Stored compactly (56 bytes, one reference): the type, status and error code as their
-/// index among the known values (the only ones the scanner answers with; its setters are
-/// internal, so no unknown value can be stored and lost), the ranges as 32-bit offsets (the scanner declines a
-/// message of 4 GiB or more). A scan is copied a few times on its way to the analysis
-/// (into the run's list, out of it, into the facts), and at 150 bytes with four `String`s
-/// those copies were 5% of `analyze`.
+/// Plain data (40 bytes, no reference): the type, status and error code as their index
+/// among the known values (the only ones the scanner answers with; its setters are
+/// internal, so no unknown value can be stored and lost), the action as its number in the
+/// scanner's table (``EnvelopeScanner/action(of:in:)`` gives its `String`), the ranges as
+/// 32-bit offsets (the scanner declines a message of 4 GiB or more). A scan is copied
+/// into lists and handed between threads: with an action `String` inside, each copy
+/// retained it and each list of scans was destroyed one element at a time (about 3% of
+/// `analyze` on a session of small messages); now a list is freed as plain bytes.
 public struct ScannedEnvelope: Sendable, Hashable {
     private var typeIndex: UInt8
     /// 0: none; else the index in ``Status/known`` plus one.
@@ -19,35 +21,44 @@ public struct ScannedEnvelope: Sendable, Hashable {
     private var hasData = false
     /// 0: not a known action; else the index in ``Action/known`` plus one.
     private var knownActionNumber: UInt8 = 0
+    /// 0: not in the table of the scanner that made the scan; else its index there plus one.
+    private var internNumber: UInt8 = 0
     private var idStart: UInt32, idEnd: UInt32
     private var actionStart: UInt32 = 0, actionEnd: UInt32 = 0
     private var dataStart: UInt32 = 0, dataEnd: UInt32 = 0
 
     /// `timestamp`, epoch milliseconds (at least 10^11: not seconds).
     public var timestamp: Int64
-    /// `payload.action`, well formed (the same `String` for every message of a scanner
-    /// with that action, while it holds at most ``EnvelopeScanner/maxInternedActions``).
-    public var action: String
-
     /// A scan of a message of type `type` (one of ``MessageType/known``) with the id's
     /// bytes at `correlationId` (offsets below 2^32).
-    init(type: MessageType, correlationId: Range<Int>, action: String, timestamp: Int64) {
+    init(type: MessageType, correlationId: Range<Int>, timestamp: Int64) {
         typeIndex = Self.typeIndex(type)
         idStart = UInt32(correlationId.lowerBound)
         idEnd = UInt32(correlationId.upperBound)
-        self.action = action
         self.timestamp = timestamp
     }
 
     /// A scan whose type is `MessageType.known[typeIndex]` (no search of the known
     /// values: ``EnvelopeScanner/scanDirect(_:direction:)``).
-    init(typeIndex: Int, correlationId: Range<Int>, action: String, timestamp: Int64) {
+    init(typeIndex: Int, correlationId: Range<Int>, timestamp: Int64) {
         self.typeIndex = UInt8(typeIndex)
         idStart = UInt32(correlationId.lowerBound)
         idEnd = UInt32(correlationId.upperBound)
-        self.action = action
         self.timestamp = timestamp
     }
+
+    /// Sets the action: its bytes (between its quotes), its number in the scanning
+    /// scanner's table (nil: not there) and its index in ``Action/known`` (nil: another).
+    mutating func setAction(bytes: Range<Int>, interned: Int?, known: Int?) {
+        actionBytes = bytes
+        internNumber = interned.map { UInt8($0 + 1) } ?? 0
+        knownActionIndex = known
+    }
+
+    /// The index of the action in the table of the scanner that made (or last
+    /// reinterned) the scan; nil when that table was full. Only that scanner can read it
+    /// (``EnvelopeScanner/action(of:in:)``).
+    public var internedActionIndex: Int? { internNumber == 0 ? nil : Int(internNumber) - 1 }
 
     /// Sets ``status`` to `Status.known[index]` (nil: none) and ``errorCode`` to
     /// `ErrorCode.known[code]`, by index.
@@ -76,14 +87,14 @@ public struct ScannedEnvelope: Sendable, Hashable {
         set { (idStart, idEnd) = (UInt32(newValue.lowerBound), UInt32(newValue.upperBound)) }
     }
 
-    /// Where `payload.action`'s bytes are (between its quotes), to read it again
-    /// (``EnvelopeScanner/reintern(_:in:)``).
+    /// Where `payload.action`'s bytes are (between its quotes): a well-formed action,
+    /// without escapes (``EnvelopeScanner/action(of:in:)``, ``EnvelopeScanner/reintern(_:in:)``).
     public internal(set) var actionBytes: Range<Int> {
         get { Int(actionStart)..<Int(actionEnd) }
         set { (actionStart, actionEnd) = (UInt32(newValue.lowerBound), UInt32(newValue.upperBound)) }
     }
 
-    /// The index of ``action`` in ``Action/known``; nil for any other action. Set with
+    /// The index of the action in ``Action/known``; nil for any other action. Set with
     /// the action by the scanner (``EnvelopeScanner/reintern(_:in:)`` keeps it), so a
     /// reader tells the known actions apart without comparing strings.
     public internal(set) var knownActionIndex: Int? {

@@ -49,7 +49,7 @@ struct EnvelopeFastPathTests {
         }
         #expect(s.type == env.type, sourceLocation: sourceLocation)
         #expect(String(decoding: bytes[s.correlationId], as: UTF8.self) == env.correlationId, sourceLocation: sourceLocation)
-        #expect(s.action == env.payload.action.rawValue, sourceLocation: sourceLocation)
+        #expect(bytes.withUnsafeBytes { scanner.action(of: s, in: $0) } == env.payload.action.rawValue, sourceLocation: sourceLocation)
         #expect(s.timestamp == env.timestamp, sourceLocation: sourceLocation)
         #expect(s.status == env.payload.status, sourceLocation: sourceLocation)
         #expect(s.errorCode == env.payload.error?.code, sourceLocation: sourceLocation)

@@ -17,7 +17,8 @@ struct ScannedEnvelopeTests {
         for status in Status.known where status != .error && status != .unsupported {
             let s = try #require(Self.scan(Self.response(status: status.rawValue)), "\(status)")
             #expect(s.type == .response && s.status == status && s.errorCode == nil && s.errorRecoverable == nil)
-            #expect(s.action == "camera.document.capture")
+            #expect(s.knownActionIndex == Action.known.firstIndex(of: .documentCapture))
+            #expect(String(decoding: Self.response(status: status.rawValue)[s.actionBytes], as: UTF8.self) == "camera.document.capture")
         }
         for code in ErrorCode.known {
             for recoverable in [true, false] {
@@ -33,9 +34,11 @@ struct ScannedEnvelopeTests {
         }
     }
 
-    /// The size the type's documentation gives (on a 64-bit platform).
-    @Test func aScanIsFiftySixBytes() {
-        #expect(MemoryLayout<ScannedEnvelope>.size == 56)
+    /// The size the type's documentation gives (on a 64-bit platform), and plain data: a
+    /// list of scans is copied and freed as bytes, with no reference to count.
+    @Test func aScanIsFortyBytesOfPlainData() {
+        #expect(MemoryLayout<ScannedEnvelope>.size == 40)
+        #expect(_isPOD(ScannedEnvelope.self))
     }
 
     @Test func everyTypeReadsBackAndSettersKeepTheOtherFields() throws {
@@ -57,18 +60,39 @@ struct ScannedEnvelopeTests {
     }
 
     /// The scan says which of ``Action/known`` its action is (nil for any other), and a
-    /// scan handed to another scanner (``EnvelopeScanner/reintern(_:in:)``) keeps it.
+    /// scan handed to another scanner (``EnvelopeScanner/reintern(_:in:)``) keeps it and
+    /// reads its action there, though that scanner numbers its actions otherwise.
     @Test func everyKnownActionIsNamedByItsIndexAndReinternKeepsIt() throws {
         var scanner = EnvelopeScanner(), other = EnvelopeScanner()
+        // `other` has met other actions first: its numbers are not `scanner`'s.
+        for action in ["z.first", "z.second", "app.ping.later"] {
+            let bytes = Array(#"{"version":"1.0","correlationId":"e","type":"event","timestamp":1700000000000,"payload":{"action":"\#(action)"}}"#.utf8)
+            _ = try #require(bytes.withUnsafeBytes { other.scan($0, direction: .hostToWeb) })
+        }
         for (k, action) in (Action.known + ["app.ping", "nfc.reads", "host.read"]).enumerated() {
             let bytes = Array(#"{"version":"1.0","correlationId":"e","type":"event","timestamp":1700000000000,"payload":{"action":"\#(action.rawValue)"}}"#.utf8)
             var s = try #require(bytes.withUnsafeBytes { scanner.scan($0, direction: .hostToWeb) }, "\(action)")
             let expected = k < Action.known.count ? k : nil
-            #expect(s.knownActionIndex == expected && s.action == action.rawValue, "\(action)")
-            s.action = ""
+            #expect(s.knownActionIndex == expected && bytes.withUnsafeBytes { scanner.action(of: s, in: $0) } == action.rawValue, "\(action)")
             bytes.withUnsafeBytes { other.reintern(&s, in: $0) }
-            #expect(s.knownActionIndex == expected && s.action == action.rawValue, "\(action)")
+            #expect(s.knownActionIndex == expected && bytes.withUnsafeBytes { other.action(of: s, in: $0) } == action.rawValue, "\(action)")
         }
         #expect(Set(Action.known).count == Action.known.count)
+    }
+
+    /// Past ``EnvelopeScanner/maxInternedActions`` new actions are not numbered, and their
+    /// scans still give their own action (made from the bytes), as do the numbered ones.
+    @Test func actionsPastTheTableAreReadFromTheirBytes() throws {
+        var scanner = EnvelopeScanner()
+        var scans: [([UInt8], ScannedEnvelope)] = []
+        for n in 0..<(EnvelopeScanner.maxInternedActions + 20) {
+            let bytes = Array(#"{"version":"1.0","correlationId":"e","type":"event","timestamp":1700000000000,"payload":{"action":"app.a\#(n)"}}"#.utf8)
+            let s = try #require(bytes.withUnsafeBytes { scanner.scan($0, direction: .hostToWeb) })
+            #expect((s.internedActionIndex == nil) == (n >= EnvelopeScanner.maxInternedActions), "action \(n)")
+            scans.append((bytes, s))
+        }
+        for (n, (bytes, s)) in scans.enumerated() {
+            #expect(bytes.withUnsafeBytes { scanner.action(of: s, in: $0) } == "app.a\(n)")
+        }
     }
 }

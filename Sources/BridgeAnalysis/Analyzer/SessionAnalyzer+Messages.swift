@@ -41,7 +41,7 @@ extension SessionAnalyzer {
                                  way: MessageWay, record: Int, slot: Int) {
         var facts = MessageFacts(kind: MessageKind(knownIndex: s.knownTypeIndex, in: messageKinds), way: way,
                                  rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
-                                 idLimit: configuration.limits.maxIdentifierBytes, action: clip(s.action),
+                                 idLimit: configuration.limits.maxIdentifierBytes, action: clip(scanner.action(of: s, in: b)),
                                  actionKind: ActionKind(knownIndex: s.knownActionIndex, in: actionKinds),
                                  statusNumber: s.knownStatusNumber,
                                  errorCodeNumber: s.knownErrorCodeNumber, errorRecoverable: s.errorRecoverable,

@@ -1,8 +1,7 @@
 import BridgeArchive
 import BridgeProtocol
 
-/// Read on ``ArchivePipeline``'s thread, the scans handed over without their action
-/// strings (``ArchiveEventSource/Scanning/handsOver``).
+/// Read on ``ArchivePipeline``'s thread; the scans are plain data, handed over as they are.
 extension ArchiveEventSource.Scanning: ArchivePipelineSource {}
 
 extension ArchiveEventSource {
@@ -12,10 +11,10 @@ extension ArchiveEventSource {
     /// thread, in the same order. False when no thread could be made (nothing was read).
     mutating func feedPipelined(to analyzer: inout SessionAnalyzer) -> Bool {
         var lastTime = mapper.lastTime
-        let ran = ArchivePipeline.run(Scanning(analyzer, reader: reader, handsOver: true)) { chunk in
+        let ran = ArchivePipeline.run(Scanning(analyzer, reader: reader)) { chunk in
             switch chunk {
             case .plain(let run, let lines, let scans):
-                Self.feed(run: run, lines: lines, scans: scans, reintern: true, to: &analyzer, lastTime: &lastTime)
+                Self.feed(run: run, lines: lines, scans: scans, to: &analyzer, lastTime: &lastTime)
             case .readings(let readings):
                 for r in readings { feed(r, to: &analyzer, lastTime: &lastTime) }
             }

@@ -107,7 +107,7 @@ public struct ArchiveEventSource: AnalysisEventSource {
         index = 0
         if scansAhead, feedPipelined(to: &analyzer) { return }
         var lastTime = mapper.lastTime
-        let scanner = Scanning(analyzer, reader: reader, handsOver: false)
+        let scanner = Scanning(analyzer, reader: reader)
         while let reading = scanner.next(plain: { run, lines, scans in
             Self.feed(run: run, lines: lines, scans: scans, to: &analyzer, lastTime: &lastTime)
         }) {
@@ -131,19 +131,10 @@ public struct ArchiveEventSource: AnalysisEventSource {
 
         /// The reader it reads (on the pipeline's thread with ``feedPipelined(to:)``).
         let reader: ArchiveReader
-        /// Whether the scans go to another thread: then with no action string of this
-        /// thread's (the analysis interns them again, ``EnvelopeScanner/reintern(_:in:)``),
-        /// so no string's reference count bounces between cores; a known action's is its
-        /// literal, which keeps no count and needs no second look.
-        let handsOver: Bool
-
-        init(_ analyzer: SessionAnalyzer, reader: ArchiveReader, handsOver: Bool) {
+        init(_ analyzer: SessionAnalyzer, reader: ArchiveReader) {
             scanner = analyzer.scanner
-            // Scans handed on get their action strings on the other thread.
-            scanner.makesActionStrings = !handsOver
             usesScanner = analyzer.usesEnvelopeScanner
             self.reader = reader
-            self.handsOver = handsOver
         }
 
         /// The next reading; runs of plain lines go to `plain` with the scans of their
@@ -171,11 +162,12 @@ public struct ArchiveEventSource: AnalysisEventSource {
     }
 
     /// The analysis half of ``feedAll(to:)`` for a run of plain lines: each message
-    /// with its scan when it has one (matched by its offset in the run).
-    /// With `reintern`, scans come from another thread without their action strings
-    /// (``ScannedChunk``): the analyzer's scanner gives them its own.
+    /// with its scan when it has one (matched by its offset in the run). The scans come
+    /// from ``Scanning``'s scanner (on another thread when pipelined): a scan of an action
+    /// not in ``Action/known`` gets the analyzer's scanner's number for it first
+    /// (``EnvelopeScanner/reintern(_:in:)``).
     static func feed(run: ArraySlice<UInt8>, lines: [ArchiveReader.PlainLine], scans: [(offset: Int, envelope: ScannedEnvelope)],
-                     reintern: Bool = false, to analyzer: inout SessionAnalyzer, lastTime: inout Int64) {
+                     to analyzer: inout SessionAnalyzer, lastTime: inout Int64) {
         var next = 0
         // Read once per run: each use of these static members calls their accessor, which
         // checks a `swift_once`, and matching a `Direction?` compares strings.
@@ -213,11 +205,10 @@ public struct ArchiveEventSource: AnalysisEventSource {
                 if f.accepted, next < scans.count, scans[next].offset == at {
                     let found = next
                     next += 1
-                    // A known action comes with its literal string, which any thread may share;
-                    // another gets this thread's own first. A scan that needs none is read
-                    // where it is in `scans` (a copy retained and released its action string
-                    // per message).
-                    if reintern && scans[found].envelope.knownActionIndex == nil {
+                    // A known action is read by its index; another by its number in the
+                    // analyzer's scanner, given here. A scan that needs none is read where
+                    // it is in `scans`.
+                    if scans[found].envelope.knownActionIndex == nil {
                         var s = scans[found].envelope
                         analyzer.scanner.reintern(&s, in: msg)
                         if fast(s) {
