@@ -184,10 +184,12 @@ public struct SessionAnalyzer: Sendable {
 
     /// ``withConnection(_:time:_:)`` for the connection at `index` of ``connections``.
     mutating func withConnection(at index: Int, _ body: (inout SessionAnalyzer, inout ConnectionState) -> Void) {
-        var table = connections
-        connections = []
+        // Swapped out and back: a copy and an empty array assigned retained and released
+        // the table once per message.
+        var table: [ConnectionState] = []
+        swap(&table, &connections)
         table.withUnsafeMutableBufferPointer { p in body(&self, &p[index]) }
-        connections = table
+        swap(&table, &connections)
     }
 
     /// The index of a connection's state in ``connections``, made on first sight; past

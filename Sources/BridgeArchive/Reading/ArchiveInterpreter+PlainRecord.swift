@@ -137,9 +137,11 @@ extension ArchiveInterpreter {
     /// brace when `accept` says so, else walked, and then only `}` may follow.
     static func lastMessage(_ b: UnsafeRawBufferPointer, _ fields: PlainFields, at i: Int, accept: PlainAccept?) -> PlainFields? {
         var f = fields
-        if let accept, b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["),
+        // Called through the optional: `if let accept` copied the closure, a retain and a
+        // release of its context per line.
+        if accept != nil, b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "["),
            let tail = tailValue(b, from: i),
-           accept(UnsafeRawBufferPointer(rebasing: b[tail]), b, f) {
+           accept?(UnsafeRawBufferPointer(rebasing: b[tail]), b, f) == true {
             f.msg = tail
             f.accepted = true
             return f
