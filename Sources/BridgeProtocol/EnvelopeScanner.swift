@@ -157,7 +157,9 @@ public struct EnvelopeScanner: Sendable {
     /// The action of `scanned`, a scan of `b` by this scanner (or one it reinterned:
     /// ``reintern(_:in:)``): a known action's literal, else the table's `String` (the same
     /// for every message with that action), else (the table was full) made from the bytes.
-    public func action(of scanned: ScannedEnvelope, in b: UnsafeRawBufferPointer) -> String {
+    /// `mutating` though it changes nothing: called on a scanner inside another value,
+    /// a non-mutating method was called on a copy of the whole scanner, per message.
+    public mutating func action(of scanned: ScannedEnvelope, in b: UnsafeRawBufferPointer) -> String {
         if let k = scanned.knownActionIndex { return knownActionValues[k] }
         if let n = scanned.internedActionIndex, n < actions.count { return actions[n].value }
         return String(decoding: UnsafeRawBufferPointer(rebasing: b[scanned.actionBytes]), as: UTF8.self)

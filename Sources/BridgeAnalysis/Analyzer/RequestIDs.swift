@@ -74,8 +74,9 @@ struct RequestIDs {
     }
 
     /// Opens `request`, whose id `lookup` found absent; `unchanged` when nothing changed
-    /// the ids since the lookup (its bucket is still the one to take).
-    mutating func open(_ request: OpenRequest, at lookup: Lookup, unchanged: Bool) {
+    /// the ids since the lookup (its bucket is still the one to take). Consumed: moved
+    /// into its slot (a copy retained its strings, and the caller's released them).
+    mutating func open(_ request: consuming OpenRequest, at lookup: Lookup, unchanged: Bool) {
         let slot: Int
         if let reused = free.popLast() {
             slot = reused

@@ -24,7 +24,9 @@ extension SessionAnalyzer {
             }
             return
         }
-        let req = c.ids.slots[slot]!
+        // Moved out of its slot (a copy of 137 bytes retained its strings, twice), and
+        // back in when the response is not final.
+        var req = c.ids.slots[slot].take()!
         let id = req.id
         let step = req.stepIndex
         if step != nil { c.steps[step!].records.append(m.record) }
@@ -39,10 +41,11 @@ extension SessionAnalyzer {
         let isBusy = m.statusNumber == MessageFacts.errorNumber && m.errorCodeNumber == MessageFacts.busyNumber
         if let other = req.busyWith, !isBusy {
             flag(.busyViolation, "\(req.action) (\(id)) arrived while \(other) held the slot, and was answered \(m.status?.rawValue ?? "without a status") instead of error BUSY")
-            c.ids.slots[slot]!.busyWith = nil
+            req.busyWith = nil
         }
         if m.statusNumber == MessageFacts.acknowledgedNumber {
-            c.ids.slots[slot]!.acknowledged = m.time
+            req.acknowledged = m.time
+            c.ids.slots[slot] = req
             if let step { c.steps[step].acknowledged = m.time }
             return
         }
