@@ -18,13 +18,21 @@ extension ArchiveLineReader {
     /// The line being read (from ``lineStart``) moves to a spare buffer, or a new one of
     /// the same capacity; the old buffer, with runs still out, waits for them.
     func startAnotherStore() {
-        var next = spareBuffers.popLast() ?? []
-        // A spare is this reader's alone once its runs came back: emptied in place, at
-        // the capacity it has (asking for the old buffer's would grow every buffer by a
-        // page each time round, and none would be reused).
-        next.removeAll(keepingCapacity: true)
-        if next.capacity == 0 { next.reserveCapacity(store.capacity) }
-        next.append(contentsOf: store[lineStart...])
+        // A spare is this reader's alone once its runs came back: written over in place,
+        // at the size it has (asking for the old buffer's would grow every buffer by a
+        // page each time round, and none would be reused). A new one is as large as this.
+        var next = spareBuffers.popLast() ?? [UInt8](repeating: 0, count: store.count)
+        let count = storeEnd - lineStart
+        if next.count < count { next.append(contentsOf: repeatElement(0, count: count - next.count)) }
+        if count > 0 {
+            let from = lineStart
+            store.withUnsafeBytes { s in
+                next.withUnsafeMutableBytes { n in
+                    UnsafeMutableRawBufferPointer(rebasing: n[0..<count]).copyMemory(from: UnsafeRawBufferPointer(rebasing: s[from..<(from + count)]))
+                }
+            }
+        }
+        storeEnd = count
         swap(&next, &store)
         if lentBuffers.count == Self.maxSpareBuffers { lentBuffers.removeFirst() }
         lentBuffers.append((next, storeRunsOut))

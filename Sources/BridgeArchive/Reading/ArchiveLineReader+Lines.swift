@@ -46,14 +46,27 @@ extension ArchiveLineReader {
         }
     }
 
-    /// ``split(_:)`` with ``sharedLines``: the line's bytes and its newline are appended
-    /// to ``store`` (the chunk's kept bytes in one copy), and the line joins the run of
-    /// lines queued last (``LineRun``) or starts one. The line being read is
-    /// `store[lineStart...]`. Only runs queued by this call are extended: what was queued
-    /// before belongs to an earlier step.
+    /// ``split(_:)`` with ``sharedLines``, for bytes decompressed elsewhere (the
+    /// read-ahead thread's batches): copied after the bytes kept, then cut in place.
     private func splitShared(_ o: UnsafeRawBufferPointer) {
+        guard o.count > 0 else { return }
+        reserveStore(o.count)
+        let at = storeEnd
+        store.withUnsafeMutableBytes { s in
+            UnsafeMutableRawBufferPointer(rebasing: s[at..<(at + o.count)]).copyMemory(from: o)
+        }
+        splitStored(o.count)
+    }
+
+    /// Cuts the `count` bytes just written after ``storeEnd`` (decompressed there in
+    /// place, or copied) into lines, checking the line length limit: each complete line
+    /// and its newline stay where they are, join the run of lines queued last
+    /// (``LineRun``) or start one; the line being read is `store[lineStart..<storeEnd]`. An
+    /// over-long line's bytes are dropped, and what follows it moves back over them.
+    /// Only runs queued by this call are extended: what was queued before belongs to an
+    /// earlier step.
+    func splitStored(_ count: Int) {
         let floor = queue.count
-        let count = o.count
         // The buffer and the queue are moved out of `self` for the loop: one access each,
         // not several per line.
         var store: [UInt8] = [], queue: [Entry] = []
@@ -61,40 +74,40 @@ extension ArchiveLineReader {
         swap(&queue, &self.queue)
         var linesRead = self.linesRead, lineStart = self.lineStart, discarding = self.discarding
         let frameStart = self.frameStart, maxLineBytes = self.maxLineBytes
+        // Bytes kept end at `kept`; the bytes not cut yet start at `start`. They are the
+        // same place until an over-long line is dropped.
+        var kept = storeEnd, start = storeEnd
+        let limit = storeEnd + count
         defer {
             swap(&store, &self.store)
             swap(&queue, &self.queue)
             self.linesRead = linesRead
             self.lineStart = lineStart
             self.discarding = discarding
+            self.storeEnd = kept
         }
-        do {
-            let base = o.baseAddress!
-            var start = 0
-            // `o[copied..<start]` is owed to `store`: the lines kept go in with one copy
-            // (at the end, or before an over-long line is cut off), not two appends
-            // each; offsets in `store` are counted as if they were in already.
-            var copied = 0
-            while start < count {
-                let found = memchr(base + start, 0x0A, count - start)
-                let end = found.map { base.distance(to: UnsafeRawPointer($0)) } ?? count
+        store.withUnsafeMutableBytes { s in
+            let base = s.baseAddress!
+            while start < limit {
+                let found = memchr(base + start, 0x0A, limit - start)
+                let end = found.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? limit
                 let length = end - start
-                let storeCount = store.count + (start - copied)
                 if discarding {
                     // skipping an over-long line
-                    copied = found != nil ? end + 1 : count
-                } else if storeCount - lineStart + length > maxLineBytes {
-                    store.append(contentsOf: UnsafeRawBufferPointer(rebasing: o[copied..<start]))
+                } else if kept - lineStart + length > maxLineBytes {
                     discarding = true
-                    store.removeSubrange(lineStart...)
-                    copied = found != nil ? end + 1 : count
-                } else if found != nil {
-                    // The line and its newline, as they are in `o`.
-                    linesRead += 1
-                    let lineEnd = storeCount + length + 1
-                    Self.append(.run(LineRun(first: linesRead, count: 1, start: lineStart, end: lineEnd, frameOffset: frameStart)),
-                                to: &queue, floor: floor)
-                    lineStart = lineEnd
+                    kept = lineStart
+                } else {
+                    // The segment (and its newline) stays, moved back if bytes were dropped.
+                    let taken = found != nil ? length + 1 : length
+                    if kept != start { memmove(base + kept, base + start, taken) }
+                    kept += taken
+                    if found != nil {
+                        linesRead += 1
+                        Self.append(.run(LineRun(first: linesRead, count: 1, start: lineStart, end: kept, frameOffset: frameStart)),
+                                    to: &queue, floor: floor)
+                        lineStart = kept
+                    }
                 }
                 if found != nil {
                     if discarding {
@@ -105,11 +118,19 @@ extension ArchiveLineReader {
                     }
                     start = end + 1
                 } else {
-                    start = count
+                    start = limit
                 }
             }
-            store.append(contentsOf: UnsafeRawBufferPointer(rebasing: o[copied..<count]))
         }
+    }
+
+    /// Makes room for `count` more bytes after ``storeEnd``: ``store``'s count is what is
+    /// writable (zero-filled once, when it grows), doubling.
+    func reserveStore(_ count: Int) {
+        let needed = storeEnd + count
+        guard needed > store.count else { return }
+        let grown = Swift.max(needed, 2 * store.count)
+        store.append(contentsOf: repeatElement(0, count: grown - store.count))
     }
 
     private func emit(_ bytes: [UInt8]) {

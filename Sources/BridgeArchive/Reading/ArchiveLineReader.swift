@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One decompressed archive line (without its newline).
 public struct ArchiveLine: Sendable, Hashable {
     /// 1-based line number in the decompressed stream (the header is line 1).
@@ -120,9 +126,12 @@ public final class ArchiveLineReader {
     var finished = false
     var pending: [UInt8] = []
     /// With ``sharedLines``: the decompressed bytes of the lines not yet handed out
-    /// (and of those handed out since the last reset), each with its newline, and where
-    /// the line being read starts.
+    /// (and of those handed out since the last reset), each with its newline, up to
+    /// ``storeEnd``, and where the line being read starts. Its count is what can be
+    /// written: the decompressor writes after ``storeEnd`` in place.
     var store: [UInt8] = []
+    /// The end of the bytes in ``store``.
+    var storeEnd = 0
     var lineStart = 0
     /// Whether a consumer keeps the runs ``withPlainRun(_:)`` hands it and gives them
     /// back later (``recycle(_:)``): ``ArchivePipeline`` hands them to another thread
@@ -239,7 +248,12 @@ public final class ArchiveLineReader {
         if storeRunsOut > 0 {
             startAnotherStore()
         } else {
-            store.removeSubrange(0..<lineStart)
+            // The line being read moves to the front; the count (what is writable) stays.
+            let (from, count) = (lineStart, storeEnd - lineStart)
+            if count > 0 {
+                store.withUnsafeMutableBytes { s in _ = memmove(s.baseAddress!, s.baseAddress! + from, count) }
+            }
+            storeEnd = count
         }
         lineStart = 0
     }
