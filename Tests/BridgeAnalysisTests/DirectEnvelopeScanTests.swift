@@ -106,6 +106,34 @@ struct DirectEnvelopeScanTests {
         #expect(!Self.agree(Array(base.utf8), .hostToWeb, limits: JSONLimits(maxInputBytes: 100)))
     }
 
+    /// Timestamps of every length from 1 to 21 digits, and around `Int64.max`: the walk
+    /// (eighteen digits unchecked, then one checked) takes exactly those the general
+    /// scan takes, with the same value, and the decoder agrees.
+    @Test func timestampsOfEveryLengthAndAroundTheLargestInteger() {
+        var texts: [String] = []
+        for n in 1...21 {
+            texts.append(String(repeating: "9", count: n))
+            texts.append("1" + String(repeating: "0", count: n - 1))
+            texts.append("17" + String(repeating: "3", count: Swift.max(0, n - 2)))
+        }
+        texts += ["9223372036854775807", "9223372036854775808", "9223372036854775799", "9223372036854775810",
+                  "9999999999999999999", "1000000000000000000", "92233720368547758070", "9223372036854775807.0"]
+        var taken = 0
+        for t in texts {
+            let text = #"{"version":"1.0","correlationId":"e1","type":"event","timestamp":\#(t),"payload":{"action":"host.ready"}}"#
+            let bytes = Array(text.utf8)
+            var g = EnvelopeScanner()
+            let general = bytes.withUnsafeBytes { g.scanGeneral($0, direction: .hostToWeb) }
+            if Self.agree(bytes, .hostToWeb) { taken += 1 } else { #expect(general == nil, "\(t)") }
+            if let general { #expect(general.timestamp == Int64(t), "\(t)") }
+            #expect(EnvelopeFastPathTests.agree(bytes, .hostToWeb) == (general != nil), "\(t)")
+        }
+        // At or above 10^11 (12 digits) and up to Int64.max: the nines of 12-18 digits (7),
+        // the powers of ten and the 1733... of 12-19 digits (8 each), and three of the
+        // numbers around Int64.max (itself, ...799 and 10^18).
+        #expect(taken == 7 + 8 + 8 + 3, "taken \(taken)")
+    }
+
     static func shuffle(_ v: JSONValue, _ rng: inout SplitMix64) -> JSONValue {
         guard case .object(let o) = v else { return v }
         var members = o.members.map { JSONObject.Member(key: $0.key, value: shuffle($0.value, &rng)) }
