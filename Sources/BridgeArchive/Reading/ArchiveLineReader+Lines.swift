@@ -60,27 +60,32 @@ extension ArchiveLineReader {
 
     /// Cuts the `count` bytes just written after ``storeEnd`` (decompressed there in
     /// place, or copied) into lines, checking the line length limit: each complete line
-    /// and its newline stay where they are, join the run of lines queued last
-    /// (``LineRun``) or start one; the line being read is `store[lineStart..<storeEnd]`. An
-    /// over-long line's bytes are dropped, and what follows it moves back over them.
-    /// Only runs queued by this call are extended: what was queued before belongs to an
-    /// earlier step.
+    /// and its newline stay where they are, and join the run of lines this call is
+    /// building (``LineRun``; queued when a finding comes between, and at the end); each
+    /// newline's offset goes to ``lineEnds``, so that no reader of the run searches for it
+    /// again. The line being read is `store[lineStart..<storeEnd]`. An over-long line's
+    /// bytes are dropped, and what follows it moves back over them. Runs queued before
+    /// belong to an earlier step and are not extended.
     func splitStored(_ count: Int) {
-        let floor = queue.count
-        // The buffer and the queue are moved out of `self` for the loop: one access each,
-        // not several per line.
-        var store: [UInt8] = [], queue: [Entry] = []
+        // The buffer, the queue and the newlines are moved out of `self` for the loop: one
+        // access each, not several per line.
+        var store: [UInt8] = [], queue: [Entry] = [], lineEnds: [Int] = []
         swap(&store, &self.store)
         swap(&queue, &self.queue)
+        swap(&lineEnds, &self.lineEnds)
         var linesRead = self.linesRead, lineStart = self.lineStart, discarding = self.discarding
         let frameStart = self.frameStart, maxLineBytes = self.maxLineBytes
         // Bytes kept end at `kept`; the bytes not cut yet start at `start`. They are the
         // same place until an over-long line is dropped.
         var kept = storeEnd, start = storeEnd
         let limit = storeEnd + count
+        // The run being built: held here, not rewritten in the queue per line.
+        var run: LineRun?
         defer {
+            if let run { queue.append(.run(run)) }
             swap(&store, &self.store)
             swap(&queue, &self.queue)
+            swap(&lineEnds, &self.lineEnds)
             self.linesRead = linesRead
             self.lineStart = lineStart
             self.discarding = discarding
@@ -104,14 +109,22 @@ extension ArchiveLineReader {
                     kept += taken
                     if found != nil {
                         linesRead += 1
-                        Self.append(.run(LineRun(first: linesRead, count: 1, start: lineStart, end: kept, frameOffset: frameStart)),
-                                    to: &queue, floor: floor)
+                        lineEnds.append(kept - 1)
+                        if run == nil {
+                            run = LineRun(first: linesRead, count: 1, start: lineStart, end: kept, frameOffset: frameStart,
+                                          ends: lineEnds.count - 1)
+                        } else {
+                            run!.count += 1
+                            run!.end = kept
+                        }
                         lineStart = kept
                     }
                 }
                 if found != nil {
                     if discarding {
                         linesRead += 1
+                        if let built = run { queue.append(.run(built)) }
+                        run = nil
                         queue.append(.item(.finding(ArchiveFinding(kind: .lineTooLong, compressedOffset: frameStart, line: linesRead, lastSequence: 0,
                                                                    message: "line \(linesRead) is longer than \(maxLineBytes) bytes; skipped"))))
                         discarding = false

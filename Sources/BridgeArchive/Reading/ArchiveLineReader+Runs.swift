@@ -29,6 +29,9 @@ extension ArchiveLineReader {
         var frameOffset: Int
         /// False for lines of a damaged frame handed out by `salvage`.
         var verified = true
+        /// Where the offset of the first line's newline is in ``ArchiveLineReader/lineEnds``
+        /// (the others follow it).
+        var ends = 0
 
         /// The lines' bytes without their newlines (what the frame's hold counts).
         var textBytes: Int { end - start - count }
@@ -38,11 +41,12 @@ extension ArchiveLineReader {
             first += lines
             count -= lines
             start += bytes
+            ends += lines
         }
 
         /// Takes in `next` when it carries on where this run ends, in the same frame.
         mutating func absorb(_ next: LineRun) -> Bool {
-            guard next.start == end, next.frameOffset == frameOffset, next.verified == verified else { return false }
+            guard next.start == end, next.frameOffset == frameOffset, next.verified == verified, next.ends == ends + count else { return false }
             count += next.count
             end = next.end
             return true
@@ -62,11 +66,7 @@ extension ArchiveLineReader {
 
     /// Cuts the first line off `run`.
     func cutLine(_ run: inout LineRun) -> ArchiveLine {
-        let end: Int = store.withUnsafeBytes { b in
-            let found = memchr(b.baseAddress! + run.start, 0x0A, run.end - run.start)!
-            return b.baseAddress!.distance(to: UnsafeRawPointer(found))
-        }
-        let span = run.start..<end
+        let span = run.start..<lineEnds[run.ends]
         // The header is kept by the reader: an array of its own, not the frame's buffer.
         let slice = run.first == 1 ? Array(store[span])[...] : store[span]
         let line = ArchiveLine(number: run.first, slice: slice, frameOffset: run.frameOffset, verified: run.verified)
@@ -88,7 +88,7 @@ extension ArchiveLineReader {
     /// taken; false when the next thing is not such a run (nothing is called) or `body`
     /// left lines of it: then ``next()`` hands out the next one. With ``lendsRuns``,
     /// `body` may keep the slice until it gives it back (``recycle(_:)``).
-    func withPlainRun<E: Error>(_ body: (ArraySlice<UInt8>) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
+    func withPlainRun<E: Error>(_ body: (ArraySlice<UInt8>, _ newlines: PlainRunNewlines) throws(E) -> (lines: Int, bytes: Int)) throws(E) -> Bool {
         guard fillQueue(), case .run(var run) = queue[queueIndex], run.verified, run.first > 1 else { return false }
         var whole = false
         defer {
@@ -99,7 +99,8 @@ extension ArchiveLineReader {
             // Lent only while no line waits in the hold: the buffer is then set aside
             // (``resetStore()``) before it takes more bytes; else the part is a copy.
             let lend = lendsRuns && held.isEmpty
-            let taken = try body(lendsRuns && !lend ? Array(store[run.start..<end])[...] : store[run.start..<end])
+            let newlines = PlainRunNewlines(offsets: lineEnds[run.ends..<(run.ends + run.count)], base: run.start)
+            let taken = try body(lendsRuns && !lend ? Array(store[run.start..<end])[...] : store[run.start..<end], newlines)
             guard taken.lines > 0 else { return false }
             if lend { storeRunsOut += 1 }
             run.dropFirst(lines: taken.lines, bytes: taken.bytes)

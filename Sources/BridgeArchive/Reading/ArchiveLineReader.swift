@@ -132,6 +132,8 @@ public final class ArchiveLineReader {
     var store: [UInt8] = []
     /// The end of the bytes in ``store``.
     var storeEnd = 0
+    /// The offset in ``store`` of each newline cut since the last reset (``LineRun/ends``).
+    var lineEnds: [Int] = []
     var lineStart = 0
     /// Whether a consumer keeps the runs ``withPlainRun(_:)`` hands it and gives them
     /// back later (``recycle(_:)``): ``ArchivePipeline`` hands them to another thread
@@ -245,6 +247,7 @@ public final class ArchiveLineReader {
     /// held by the consumer keeps the old buffer; this one then starts a new one).
     func resetStore() {
         guard lineStart > 0 else { return }
+        lineEnds.removeAll(keepingCapacity: true)
         if storeRunsOut > 0 {
             startAnotherStore()
         } else {

@@ -169,16 +169,19 @@ extension ArchiveReader {
     ) throws(E) -> ArchiveReading? {
         while pendingIndex == pending.count {
             guard refillPending() else { return nil }
-            let whole = try lines.withPlainRun { (run) throws(E) -> (lines: Int, bytes: Int) in
+            let whole = try lines.withPlainRun { (run, newlines) throws(E) -> (lines: Int, bytes: Int) in
                 // The list is moved out of `self` for the run: one access, not one per line.
                 var found: [PlainLine] = []
                 swap(&found, &plainLines)
                 defer { swap(&found, &plainLines) }
                 found.removeAll(keepingCapacity: true)
+                // The reader found the newlines already: none is searched for again.
                 let taken = run.withUnsafeBytes { b in
-                    interpreter.takePlainLines(b, accept: accept) { line, fields in
-                        let start = b.baseAddress!.distance(to: line.baseAddress!)
-                        found.append(PlainLine(range: start..<(start + line.count), fields: fields))
+                    newlines.withOffsets { ends, base in
+                        interpreter.takePlainLines(b, accept: accept, newlines: ends, newlineBase: base) { line, fields in
+                            let start = b.baseAddress!.distance(to: line.baseAddress!)
+                            found.append(PlainLine(range: start..<(start + line.count), fields: fields))
+                        }
                     }
                 }
                 // Also with no lines: `accept` may have met the first line, which comes back
