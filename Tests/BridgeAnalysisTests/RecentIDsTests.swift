@@ -64,6 +64,68 @@ struct RecentIDsTests {
     }
 
     /// Equal ids have equal keys, different ids different keys (the index compares keys).
+    /// The key a canonical UUID had when it was read a digit at a time through a table:
+    /// the reference for ``RecentIDs/Key/encodeUUID(_:into:)``, which reads words.
+    static func referenceUUIDKey(_ s: [UInt8]) -> [UInt8]? {
+        guard s.count == 36, s[8] == UInt8(ascii: "-"), s[13] == UInt8(ascii: "-"), s[18] == UInt8(ascii: "-"),
+              s[23] == UInt8(ascii: "-") else { return nil }
+        func digit(_ c: UInt8) -> (value: UInt8, letter: Int)? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return (c - UInt8(ascii: "0"), 0)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return (c - UInt8(ascii: "a") + 10, 1)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return (c - UInt8(ascii: "A") + 10, 2)
+            default: return nil
+            }
+        }
+        var out: [UInt8] = [0], letters = 0, i = 0
+        while i < 36 {
+            if i == 8 || i == 13 || i == 18 || i == 23 { i += 1; continue }
+            guard let a = digit(s[i]), let b = digit(s[i + 1]) else { return nil }
+            letters |= a.letter | b.letter
+            out.append(a.value << 4 | b.value)
+            i += 2
+        }
+        if letters == 3 { return nil }
+        out[0] = UInt8(16 << 2 | (letters == 2 ? 2 : 1))
+        return out
+    }
+
+    /// Every byte value at every place of a UUID (lowercase, uppercase, digits only), and
+    /// random ones: the word-at-a-time reading gives the reference's key, or declines
+    /// where it does.
+    @Test func uuidKeysReadAWordAtATimeAreTheReferences() {
+        func key(_ s: [UInt8]) -> [UInt8]? {
+            s.withUnsafeBufferPointer { u in
+                withUnsafeTemporaryAllocation(byteCount: 64, alignment: 1) { out in
+                    RecentIDs.Key.encodeUUID(u, into: out).map { Array(UnsafeRawBufferPointer(rebasing: out[..<$0])) }
+                }
+            }
+        }
+        let bases = ["0123abcd-4567-89ef-a0b1-c2d3e4f5a6b7", "0123ABCD-4567-89EF-A0B1-C2D3E4F5A6B7",
+                     "01234567-8901-2345-6789-012345678901"].map { Array($0.utf8) }
+        var checked = 0, taken = 0
+        for base in bases {
+            for place in 0..<36 {
+                for value in 0...255 {
+                    var s = base
+                    s[place] = UInt8(value)
+                    let want = Self.referenceUUIDKey(s)
+                    #expect(key(s) == want, "\(String(decoding: s, as: UTF8.self)) at \(place)")
+                    checked += 1
+                    if want != nil { taken += 1 }
+                }
+            }
+        }
+        var rng = SplitMix64(seed: 0x5EED_0016)
+        let alphabet = Array("0123456789abcdefABCDEF-g".utf8)
+        for _ in 0..<20_000 {
+            var s = (0..<36).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            for dash in [8, 13, 18, 23] where rng.next() % 8 != 0 { s[dash] = UInt8(ascii: "-") }
+            #expect(key(s) == Self.referenceUUIDKey(s), "\(String(decoding: s, as: UTF8.self))")
+        }
+        #expect(checked == 3 * 36 * 256 && taken > 3 * 32 * 16)
+    }
+
     @Test func keysAreExact() {
         var rng = SplitMix64(seed: 21)
         let ids = Array(Set(Self.pool(&rng, size: 2_000)))
