@@ -1,4 +1,5 @@
 import BridgeJSON
+import BridgeProtocol
 
 /// A connection and its journey steps written straight into the stream, in
 /// ``PrettyJSON``'s layout, byte for byte what writing ``JSONReportRenderer/connection(_:)``
@@ -28,10 +29,14 @@ extension JSONReportRenderer {
             s.raw("[]")
         } else {
             s.open("[")
-            for (i, step) in c.steps.enumerated() {
-                s.element(indent: m)
-                write(step: step, origin: c.firstTime, indent: m + 2, into: &s)
-                s.end(last: i == c.steps.count - 1)
+            // Read in place: a `for` over the steps copied each one (retaining and
+            // releasing its seven references).
+            c.steps.withUnsafeBufferPointer { steps in
+                for i in steps.indices {
+                    s.element(indent: m)
+                    write(step: steps[i], origin: c.firstTime, indent: m + 2, into: &s)
+                    s.end(last: i == steps.count - 1)
+                }
             }
             s.close("]", indent: m)
         }
@@ -56,10 +61,10 @@ extension JSONReportRenderer {
         s.string("errorCode", t.errorCode, indent: m)
         s.string("detail", t.detail, indent: m)
         s.memberKey("records", indent: m)
-        s.scalars(t.records.map { Int64($0) })
+        s.scalars(t.records)
         s.end(last: false)
         s.memberKey("findings", indent: m)
-        s.strings(t.findings.map(\.rawValue))
+        s.strings(t.findings)
         s.end(last: true)
         s.pad(indent)
         s.raw("}")
@@ -73,16 +78,33 @@ extension PrettyJSONStream {
     mutating func memberKey(_ key: StaticString, indent: Int) {
         let n = key.utf8CodeUnitCount
         let total = indent + n + 4
+        // In a fixed stack buffer when it fits: a temporary allocation of a size not known
+        // at compile time calls the runtime to check that it fits on the stack.
+        if total <= 64 {
+            var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { raw in
+                let line = UnsafeMutableBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[..<total])
+                Self.fillMemberKey(key, indent: indent, into: line)
+                bytes.append(contentsOf: UnsafeBufferPointer(line))
+            }
+            return
+        }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { line in
-            let base = line.baseAddress!
-            base.initialize(repeating: UInt8(ascii: " "), count: indent)
-            base[indent] = UInt8(ascii: "\"")
-            (base + indent + 1).initialize(from: key.utf8Start, count: n)
-            base[indent + 1 + n] = UInt8(ascii: "\"")
-            base[indent + 2 + n] = UInt8(ascii: ":")
-            base[indent + 3 + n] = UInt8(ascii: " ")
+            Self.fillMemberKey(key, indent: indent, into: line)
             bytes.append(contentsOf: UnsafeBufferPointer(line))
         }
+    }
+
+    /// Writes `"key": ` after `indent` spaces into `line` (exactly that long).
+    static func fillMemberKey(_ key: StaticString, indent: Int, into line: UnsafeMutableBufferPointer<UInt8>) {
+        let n = key.utf8CodeUnitCount
+        let base = line.baseAddress!
+        base.initialize(repeating: UInt8(ascii: " "), count: indent)
+        base[indent] = UInt8(ascii: "\"")
+        (base + indent + 1).initialize(from: key.utf8Start, count: n)
+        base[indent + 1 + n] = UInt8(ascii: "\"")
+        base[indent + 2 + n] = UInt8(ascii: ":")
+        base[indent + 3 + n] = UInt8(ascii: " ")
     }
 
     /// A member whose value is a string (or null).
@@ -151,8 +173,15 @@ extension PrettyJSONStream {
     /// An array of integers on one line (`[]` when empty).
     mutating func scalars(_ values: [Int64]) { oneLine(values) { $0.decimal($1) } }
 
+    /// An array of integers on one line, as ``scalars(_:)-([Int64])`` writes them (no
+    /// array of `Int64` made per step).
+    mutating func scalars(_ values: [Int]) { oneLine(values) { $0.decimal(Int64($1)) } }
+
     /// An array of strings on one line (`[]` when empty).
     mutating func strings(_ values: [String]) { oneLine(values) { JSONWriter.writeString($1, into: &$0.bytes) } }
+
+    /// Rule ids as an array of strings on one line (no array of strings made per step).
+    mutating func strings(_ values: [RuleID]) { oneLine(values) { JSONWriter.writeString($1.rawValue, into: &$0.bytes) } }
 
     /// An array on one line, `[a, b]`, each element written by `write`.
     private mutating func oneLine<T>(_ values: [T], _ write: (inout PrettyJSONStream, T) -> Void) {
