@@ -138,11 +138,11 @@ extension ArchiveLineReader {
     }
 
     /// Makes room for `count` more bytes after ``storeEnd``: ``store``'s count is what is
-    /// writable (zero-filled once, when it grows), doubling.
+    /// writable (zero-filled once, when it grows, by half again at least).
     func reserveStore(_ count: Int) {
         let needed = storeEnd + count
         guard needed > store.count else { return }
-        let grown = Swift.max(needed, 2 * store.count)
+        let grown = Swift.max(needed, store.count + store.count / 2)
         store.append(contentsOf: repeatElement(0, count: grown - store.count))
     }
 
