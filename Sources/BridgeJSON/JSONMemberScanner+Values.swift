@@ -8,6 +8,16 @@ extension JSONMemberScanner {
     /// it there (valid, within the limits, no duplicate keys), and `i` is then just past
     /// it; false otherwise (`i` unchanged).
     package mutating func scanValue(_ b: UnsafeRawBufferPointer, at i: inout Int, depth: Int) -> Bool {
+        // A plain object is walked without the general scan's machinery (``plainObjectEnd(_:from:depth:)``).
+        if i < b.count, b[i] == UInt8(ascii: "{"), let end = plainObjectEnd(b, from: i, depth: depth) {
+            i = end
+            return true
+        }
+        return scanValueGenerally(b, at: &i, depth: depth)
+    }
+
+    /// ``scanValue(_:at:depth:)`` by the general scan alone.
+    mutating func scanValueGenerally(_ b: UnsafeRawBufferPointer, at i: inout Int, depth: Int) -> Bool {
         keyCount = 0
         var state = ParserState(bytes: b, limits: limits)
         state.i = i
