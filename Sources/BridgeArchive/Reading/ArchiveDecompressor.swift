@@ -87,8 +87,8 @@ final class ArchiveDecompressor {
 
     /// Compressed bytes read at a time: enough to hold several of the writer's frames
     /// (about 150 KB each for small messages), so most are whole in the buffer
-    /// (``wholeFrame(maxBytes:)``). 2 MiB.
-    static let inputBytes = 2 << 20
+    /// (``wholeFrame(maxBytes:)``). 1 MiB.
+    static let inputBytes = 1 << 20
 
     deinit {
         ZSTD_freeDCtx(dctx)

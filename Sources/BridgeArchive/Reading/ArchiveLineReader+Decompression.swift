@@ -14,7 +14,7 @@ extension ArchiveLineReader {
             // place: libzstd's own window and its copy out of it are skipped. At most what
             // the hold may take, so the frame's lines are handed out as streaming would.
             if let frame = decompressor.wholeFrame(maxBytes: Swift.min(maxHeldBytes, Self.maxWholeFrameBytes)) {
-                reserveStore(frame.bound)
+                reserveStore(frame.bound, whole: true)
                 let at = storeEnd
                 let whole = store.withUnsafeMutableBytes { s in
                     decompressor.decompressWholeFrame(frame, into: UnsafeMutableRawBufferPointer(rebasing: s[at...]))

@@ -56,7 +56,7 @@ public struct ArchiveLine: Sendable, Hashable {
 /// Streams the lines of a zstd-compressed JSON Lines file with bounded memory, and
 /// turns every kind of damage into a finding instead of an error.
 ///
-/// - Reads 2 MiB of compressed bytes at a time. With shared lines, a frame whose bytes
+/// - Reads 1 MiB of compressed bytes at a time. With shared lines, a frame whose bytes
 ///   are all in hand (and that decompresses to at most 8 MiB and ``maxHeldBytes``) is
 ///   decompressed whole, in one call, straight into the line store; any other frame, and
 ///   one libzstd reports damage in, is streamed with `ZSTD_decompressStream` in chunks
