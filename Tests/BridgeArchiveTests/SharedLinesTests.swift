@@ -30,26 +30,6 @@ import Testing
         }
     }
 
-    /// The shared reader decompresses the frames it has whole in one call each, the
-    /// others (the first of each input buffer, one cut by its end) streamed, and hands out
-    /// what the streaming reader does; frames with damage are streamed, as before.
-    @Test("frames decompressed whole give the streaming reader's items")
-    func wholeFrames() throws {
-        let (bytes, _) = try DamageTests.largeArchive(records: 8_000)
-        let reader = try ArchiveLineReader(source: MemoryByteSource(bytes), sharedLines: true)
-        var shared: [ArchiveLineReader.Item] = []
-        while let item = reader.next() { shared.append(item) }
-        #expect(shared == (try Self.items(bytes, shared: false)))
-        let whole = try #require(reader.decompressor).wholeFrames
-        #expect(whole > 5, "\(whole) frames decompressed whole")
-        for (n, input) in bitFlippedCopies(of: bytes, count: 4, seed: 0x3F17).enumerated() {
-            for salvage in [false, true] {
-                #expect(try Self.items(input, shared: true, salvage: salvage) == Self.items(input, shared: false, salvage: salvage),
-                        "copy \(n), salvage \(salvage)")
-            }
-        }
-    }
-
     @Test("a line kept by the consumer stays intact when the buffer is reused")
     func keptLinesStayIntact() throws {
         let (bytes, _) = try DamageTests.largeArchive(records: 3000)

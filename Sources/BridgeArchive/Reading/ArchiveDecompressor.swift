@@ -52,8 +52,6 @@ final class ArchiveDecompressor {
 
     var source: any ArchiveByteSource
     let dctx: OpaquePointer
-    /// The largest window a frame may ask for (2^`maxWindowLog` bytes).
-    let maxWindowBytes: UInt64
     var input: [UInt8]
     var inStart = 0, inPos = 0, inEnd = 0
     var frameStart = 0
@@ -78,17 +76,8 @@ final class ArchiveDecompressor {
         }
         self.dctx = d
         self.source = source
-        maxWindowBytes = UInt64(1) << UInt64(Swift.max(10, Swift.min(maxWindowLog, 31)))
-        input = [UInt8](repeating: 0, count: Swift.max(ZSTD_DStreamInSize(), Self.inputBytes))
+        input = [UInt8](repeating: 0, count: ZSTD_DStreamInSize())
     }
-
-    /// Frames decompressed whole so far (``decompressWholeFrame(_:into:)``).
-    private(set) var wholeFrames = 0
-
-    /// Compressed bytes read at a time: enough to hold several of the writer's frames
-    /// (about 150 KB each for small messages), so most are whole in the buffer
-    /// (``wholeFrame(maxBytes:)``). 1 MiB.
-    static let inputBytes = 1 << 20
 
     deinit {
         ZSTD_freeDCtx(dctx)
@@ -143,46 +132,6 @@ final class ArchiveDecompressor {
             stalled = Damage(kind: .corruptData, what: "the decompressor made no progress", offset: compressedOffset, frameStart: frameStart)
         }
         return .output(count: produced, frameComplete: result == 0, frameStart: started, offset: compressedOffset)
-    }
-
-    /// The next frame, when all of its compressed bytes are in the input buffer, it is a
-    /// plain zstd frame (not skippable) within the window limit, and at most `maxBytes`
-    /// decompress from it (`ZSTD_decompressBound`): its compressed size and that bound,
-    /// for ``decompressWholeFrame(_:into:)``. Nil otherwise (or inside a frame, or with
-    /// damage pending): the frame is then streamed.
-    func wholeFrame(maxBytes: Int) -> (compressedSize: Int, bound: Int)? {
-        guard !inFrame, !finished, stalled == nil, inPos < inEnd else { return nil }
-        return input.withUnsafeBytes { i -> (Int, Int)? in
-            let src = i.baseAddress! + inPos, available = inEnd - inPos
-            var header = ZSTD_frameHeader()
-            guard ZSTD_getFrameHeader(&header, src, available) == 0, header.frameType == ZSTD_frame,
-                  header.windowSize <= maxWindowBytes else { return nil }
-            let size = ZSTD_findFrameCompressedSize(src, available)
-            guard ZSTD_isError(size) == 0, size <= available else { return nil }
-            let bound = ZSTD_decompressBound(src, size)
-            guard bound != ZSTD_CONTENTSIZE_ERROR, bound <= UInt64(maxBytes) else { return nil }
-            return (size, Int(bound))
-        }
-    }
-
-    /// Decompresses the frame ``wholeFrame(maxBytes:)`` found, in one call, into `output`
-    /// (at least its bound): libzstd writes straight into it and checks the content
-    /// checksum, with no window of its own to copy out of. Nil when libzstd reports an
-    /// error: nothing was consumed, and the frame is to be streamed (``step(into:)``),
-    /// which meets the damage as it always did.
-    func decompressWholeFrame(_ frame: (compressedSize: Int, bound: Int), into output: UnsafeMutableRawBufferPointer) -> Step? {
-        let started = frameStart
-        let result = input.withUnsafeBytes { i in
-            ZSTD_decompressDCtx(dctx, output.baseAddress, Swift.min(output.count, frame.bound), i.baseAddress! + inPos, frame.compressedSize)
-        }
-        guard ZSTD_isError(result) == 0 else {
-            ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only)
-            return nil
-        }
-        inPos += frame.compressedSize
-        frameStart = compressedOffset
-        wholeFrames += 1
-        return .output(count: result, frameComplete: true, frameStart: started, offset: compressedOffset)
     }
 
     /// Reads the next input; the error's message when the source failed.

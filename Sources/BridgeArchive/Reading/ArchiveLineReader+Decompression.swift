@@ -10,20 +10,6 @@ extension ArchiveLineReader {
             }
             take(step, bytes)
         } else if let decompressor, sharedLines {
-            // A frame whose compressed bytes are all in hand is decompressed whole, in
-            // place: libzstd's own window and its copy out of it are skipped. At most what
-            // the hold may take, so the frame's lines are handed out as streaming would.
-            if let frame = decompressor.wholeFrame(maxBytes: Swift.min(maxHeldBytes, Self.maxWholeFrameBytes)) {
-                reserveStore(frame.bound, whole: true)
-                let at = storeEnd
-                let whole = store.withUnsafeMutableBytes { s in
-                    decompressor.decompressWholeFrame(frame, into: UnsafeMutableRawBufferPointer(rebasing: s[at...]))
-                }
-                if let whole {
-                    take(whole, nil)
-                    return
-                }
-            }
             // Decompressed in place, after the bytes kept: no copy of each byte into the
             // store (1-2% of `analyze`, more when the buffer was last read on another core).
             reserveStore(ArchiveDecompressor.stepOutputBytes)
@@ -39,10 +25,6 @@ extension ArchiveLineReader {
             }
         }
     }
-
-    /// The largest frame decompressed in one call (``ArchiveDecompressor/wholeFrame(maxBytes:)``):
-    /// 8 MiB; a larger one (a foreign writer's) is streamed.
-    static let maxWholeFrameBytes = 8 << 20
 
     /// ``ArchiveReadAheadMode/forLongLines``, once ``decisionBytes`` are read: the
     /// decompressor moves to a thread of its own when the lines so far average

@@ -139,12 +139,10 @@ extension ArchiveLineReader {
 
     /// Makes room for `count` more bytes after ``storeEnd``: ``store``'s count is what is
     /// writable (zero-filled once, when it grows, by half again at least).
-    /// `whole`: room for a whole frame at once (``ArchiveDecompressor/wholeFrame(maxBytes:)``),
-    /// whose need is known: grown to it and an eighth more, not by half.
-    func reserveStore(_ count: Int, whole: Bool = false) {
+    func reserveStore(_ count: Int) {
         let needed = storeEnd + count
         guard needed > store.count else { return }
-        let grown = whole ? needed + needed / 8 : Swift.max(needed, store.count + store.count / 2)
+        let grown = Swift.max(needed, store.count + store.count / 2)
         store.append(contentsOf: repeatElement(0, count: grown - store.count))
     }
 

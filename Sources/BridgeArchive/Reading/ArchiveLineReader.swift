@@ -56,11 +56,8 @@ public struct ArchiveLine: Sendable, Hashable {
 /// Streams the lines of a zstd-compressed JSON Lines file with bounded memory, and
 /// turns every kind of damage into a finding instead of an error.
 ///
-/// - Reads 1 MiB of compressed bytes at a time. With shared lines, a frame whose bytes
-///   are all in hand (and that decompresses to at most 8 MiB and ``maxHeldBytes``) is
-///   decompressed whole, in one call, straight into the line store; any other frame, and
-///   one libzstd reports damage in, is streamed with `ZSTD_decompressStream` in chunks
-///   of `ZSTD_DStreamOutSize()`, as every frame is without shared lines.
+/// - Decompresses with `ZSTD_decompressStream` in chunks of `ZSTD_DStreamInSize()`
+///   (about 128 KiB) into chunks of `ZSTD_DStreamOutSize()`.
 /// - A line is buffered only while its length stays within ``maxLineBytes``; a longer
 ///   line is skipped to its newline and reported (`line-too-long`).
 /// - Frames may need a window of at most 2^`maxWindowLog` bytes (the initializer's; 16 MiB by default);
