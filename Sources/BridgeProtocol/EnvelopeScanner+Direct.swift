@@ -34,28 +34,42 @@ extension EnvelopeScanner {
         JSONBytes.skipWhitespace(b, &i)
         guard i < n, b[i] == UInt8(ascii: "{") else { return nil }
         i &+= 1
-        while true {
-            JSONBytes.skipWhitespace(b, &i)
-            guard let bit = Self.topKey(b, &i), seen & bit == 0, Self.colon(b, &i) else { return nil }
-            seen |= bit
-            switch bit {
-            case Top.version:
-                guard JSONBytes.literal(b, &i, "\"1.0\"") else { return nil }
-            case Top.correlationId:
-                guard let r = members.plainString(b, at: &i), !r.isEmpty else { return nil }
-                id = r
-            case Top.type:
-                guard let t = Self.known(b, &i, Self.quotedTypes) else { return nil }
-                type = t
-            case Top.timestamp:
-                guard let t = Self.milliseconds(b, &i, maxBytes: limits.maxNumberBytes) else { return nil }
-                timestamp = t
-            default:
-                guard readPayload(b, &i, into: &payload) else { return nil }
+        // The members in the usual order and without spaces, their keys compared as words
+        // where they must stand; any other layout is read by the loop, from the start.
+        let first = i
+        if limits.maxMembers >= 5, JSONBytes.literal(b, &i, "\"version\":\"1.0\","), JSONBytes.literal(b, &i, "\"correlationId\":"),
+           let r = members.plainString(b, at: &i), !r.isEmpty, JSONBytes.literal(b, &i, ",\"type\":"),
+           let t = Self.known(b, &i, Self.quotedTypes), JSONBytes.literal(b, &i, ",\"timestamp\":"),
+           let ms = Self.milliseconds(b, &i, maxBytes: limits.maxNumberBytes), JSONBytes.literal(b, &i, ",\"payload\":"),
+           readPayload(b, &i, into: &payload), i < n, b[i] == UInt8(ascii: "}") {
+            i &+= 1
+            (id, type, timestamp, seen) = (r, t, ms, Top.all)
+        } else {
+            i = first
+            payload = DirectPayload()
+            while true {
+                JSONBytes.skipWhitespace(b, &i)
+                guard let bit = Self.topKey(b, &i), seen & bit == 0, Self.colon(b, &i) else { return nil }
+                seen |= bit
+                switch bit {
+                case Top.version:
+                    guard JSONBytes.literal(b, &i, "\"1.0\"") else { return nil }
+                case Top.correlationId:
+                    guard let r = members.plainString(b, at: &i), !r.isEmpty else { return nil }
+                    id = r
+                case Top.type:
+                    guard let t = Self.known(b, &i, Self.quotedTypes) else { return nil }
+                    type = t
+                case Top.timestamp:
+                    guard let t = Self.milliseconds(b, &i, maxBytes: limits.maxNumberBytes) else { return nil }
+                    timestamp = t
+                default:
+                    guard readPayload(b, &i, into: &payload) else { return nil }
+                }
+                count &+= 1
+                guard count <= limits.maxMembers, let end = Self.memberEnd(b, &i) else { return nil }
+                if end { break }
             }
-            count &+= 1
-            guard count <= limits.maxMembers, let end = Self.memberEnd(b, &i) else { return nil }
-            if end { break }
         }
         JSONBytes.skipWhitespace(b, &i)
         guard i == n, seen == Top.all, let type, let id, let timestamp, let action = payload.action else { return nil }
