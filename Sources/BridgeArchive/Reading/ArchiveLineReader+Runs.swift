@@ -54,10 +54,9 @@ extension ArchiveLineReader {
     }
 
     /// Appends `entry` to `entries`, a run joining the run before it when it carries on
-    /// from it and that run is at `floor` or after (what was queued before a step
-    /// belongs to an earlier one).
-    static func append(_ entry: Entry, to entries: inout [Entry], floor: Int = 0) {
-        if case .run(let run) = entry, entries.count > floor, case .run(var last) = entries[entries.count - 1], last.absorb(run) {
+    /// from it (the frame's hold gathers a frame's runs into one).
+    static func append(_ entry: Entry, to entries: inout [Entry]) {
+        if case .run(let run) = entry, !entries.isEmpty, case .run(var last) = entries[entries.count - 1], last.absorb(run) {
             entries[entries.count - 1] = .run(last)
         } else {
             entries.append(entry)

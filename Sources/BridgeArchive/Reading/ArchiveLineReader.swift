@@ -115,7 +115,8 @@ public final class ArchiveLineReader {
     let decisionBytes: Int
     /// Decompressed bytes taken so far (counted until the decision).
     var decompressedBytes = 0
-    /// Where ``decompressor`` decompresses to (unused with ``readAhead``).
+    /// Where ``decompressor`` decompresses to without ``sharedLines`` (with them it writes
+    /// into ``store``; unused with ``readAhead``).
     var output: [UInt8]
     /// Whether decompression runs on a thread of its own, ahead of the lines.
     public var readAhead: Bool { ahead != nil }
@@ -200,7 +201,7 @@ public final class ArchiveLineReader {
             return
         }
         self.decompressor = decompressor
-        output = [UInt8](repeating: 0, count: ArchiveDecompressor.stepOutputBytes)
+        if !sharedLines { output = [UInt8](repeating: 0, count: ArchiveDecompressor.stepOutputBytes) }
     }
 
     /// Opens the file at `path`.
