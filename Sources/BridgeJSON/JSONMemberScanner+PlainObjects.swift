@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A walk for the objects envelopes carry as `data` (`{"side":"front"}`,
 /// `{"step":"document-front","percent":40}`, an image's placeholder object): keys and
 /// string values without escapes, non-negative integers, `true`, `false`, `null` and
@@ -33,16 +27,14 @@ extension JSONMemberScanner {
         var count = 0
         while true {
             JSONBytes.skipWhitespace(b, &i)
-            guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
-            let (end, stop) = ParserState.stringEnd(b, from: i &+ 1)
-            let key = (i + 1)..<end
-            guard stop == UInt8(ascii: "\""), key.count <= limits.maxStringBytes, count < Self.plainObjectMembers,
-                  count < Self.maxCheckedMembers, key.lowerBound < Int(UInt32.max) else { return nil }
+            // A key without an escape, as the general scan takes (``plainString(_:at:)``).
+            guard let key = plainString(b, at: &i), count < Self.plainObjectMembers, count < Self.maxCheckedMembers,
+                  key.lowerBound < Int(UInt32.max) else { return nil }
             let repeated = withUnsafeBytes(of: keys) { k in
                 for n in 0..<count {
                     let e = k.load(fromByteOffset: n * 8, as: UInt64.self)
                     let length = Int(e & 0xFFFF_FFFF), at = Int(e >> 32)
-                    if length == key.count && memcmp(base + at, base + key.lowerBound, length) == 0 { return true }
+                    if length == key.count && JSONBytes.equal(base + at, base + key.lowerBound, count: length) { return true }
                 }
                 return false
             }
@@ -50,7 +42,6 @@ extension JSONMemberScanner {
             withUnsafeMutableBytes(of: &keys) {
                 $0.storeBytes(of: UInt64(key.lowerBound) << 32 | UInt64(key.count), toByteOffset: count * 8, as: UInt64.self)
             }
-            i = end + 1
             JSONBytes.skipWhitespace(b, &i)
             guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
             i += 1
@@ -72,20 +63,19 @@ extension JSONMemberScanner {
     /// The end of the member value at `i` (inside `depth` levels) when it is of the plain
     /// kind (see the type's comment); nil otherwise.
     @inline(__always)
-    func plainValueEnd(_ b: UnsafeRawBufferPointer, from i: Int, depth: Int) -> Int? {
+    func plainValueEnd(_ b: UnsafeRawBufferPointer, from start: Int, depth: Int) -> Int? {
+        var i = start
         switch b[i] {
         case UInt8(ascii: "\""):
-            let (end, stop) = ParserState.stringEnd(b, from: i &+ 1)
-            guard stop == UInt8(ascii: "\""), end - i - 1 <= limits.maxStringBytes else { return nil }
-            return end + 1
+            return plainString(b, at: &i) != nil ? i : nil
         case UInt8(ascii: "{"):
             return plainObjectEnd(b, from: i, depth: depth)
         case UInt8(ascii: "t"):
-            return Self.word(b, i, "true")
+            return JSONBytes.literal(b, &i, "true") ? i : nil
         case UInt8(ascii: "f"):
-            return Self.word(b, i, "false")
+            return JSONBytes.literal(b, &i, "false") ? i : nil
         case UInt8(ascii: "n"):
-            return Self.word(b, i, "null")
+            return JSONBytes.literal(b, &i, "null") ? i : nil
         case UInt8(ascii: "0")...UInt8(ascii: "9"):
             // A non-negative integer: no leading zero, no fraction or exponent here.
             var j = i + 1
@@ -101,13 +91,5 @@ extension JSONMemberScanner {
         default:
             return nil
         }
-    }
-
-    /// The end of `word` when `b` has it at `i`.
-    @inline(__always)
-    static func word(_ b: UnsafeRawBufferPointer, _ i: Int, _ word: StaticString) -> Int? {
-        let n = word.utf8CodeUnitCount
-        guard i + n <= b.count, memcmp(b.baseAddress! + i, word.utf8Start, n) == 0 else { return nil }
-        return i + n
     }
 }

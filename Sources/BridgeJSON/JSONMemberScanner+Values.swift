@@ -9,7 +9,7 @@ extension JSONMemberScanner {
     /// it; false otherwise (`i` unchanged).
     package mutating func scanValue(_ b: UnsafeRawBufferPointer, at i: inout Int, depth: Int) -> Bool {
         // A plain object is walked without the general scan's machinery (``plainObjectEnd(_:from:depth:)``).
-        if i < b.count, b[i] == UInt8(ascii: "{"), let end = plainObjectEnd(b, from: i, depth: depth) {
+        if let end = plainObjectEnd(b, from: i, depth: depth) {
             i = end
             return true
         }

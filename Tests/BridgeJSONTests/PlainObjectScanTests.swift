@@ -58,6 +58,24 @@ struct PlainObjectScanTests {
         }
     }
 
+    /// Hostile shapes: nesting past the walk's recursion limit (it declines; the general
+    /// scan decides), an object cut at every byte, and a long run of members.
+    @Test func deepCutAndWideObjects() {
+        for levels in [3, 23, 24, 25, 30, 200] {
+            let text = Array((String(repeating: #"{"a":"#, count: levels) + "1" + String(repeating: "}", count: levels)).utf8)
+            Self.agree(text, depth: 0, limits: JSONLimits(maxDepth: 1_000))
+            let scanner = JSONMemberScanner(limits: JSONLimits(maxDepth: 1_000), recordedDepth: 0)
+            let walked = text.withUnsafeBytes { scanner.plainObjectEnd($0, from: 0, depth: 0) }
+            #expect((walked != nil) == (levels <= JSONMemberScanner.maxRecursionDepth), "\(levels) levels")
+        }
+        let sample = Array(Self.samples[6].utf8)
+        for k in 0..<sample.count {
+            #expect(!Self.agree(Array(sample.prefix(k))), "cut at \(k)")
+        }
+        let wide = Array(("{" + (0..<5_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}").utf8)
+        #expect(!Self.agree(wide))
+    }
+
     /// Each sample with every single byte replaced by each of the bytes that matter to
     /// the grammar, with one byte deleted and with one inserted: the walk and the general
     /// scan agree wherever the walk answers.
