@@ -1,4 +1,5 @@
 @testable import BridgeAnalysis
+import BridgeProtocol
 import Testing
 
 /// The JSON stream's number writers give what `String(_:)` and `Format.ms(micros:)`
@@ -22,5 +23,24 @@ struct PrettyJSONStreamTests {
             let expected = "\"k\": " + (v.map { Format.ms(micros: $0) } ?? "null") + ",\n"
             #expect(String(decoding: s.bytes, as: UTF8.self) == expected, "\(String(describing: v))")
         }
+    }
+
+    /// A member's key is `"key": ` after `indent` spaces, whether it is built in the fixed
+    /// stack buffer (up to 64 bytes) or in a temporary allocation (longer).
+    @Test func memberKeysAreTheSameInEitherBuffer() {
+        for indent in 0...80 {
+            var s = PrettyJSONStream()
+            s.memberKey("acknowledgedMs", indent: indent)
+            #expect(String(decoding: s.bytes, as: UTF8.self) == String(repeating: " ", count: indent) + "\"acknowledgedMs\": ", "indent \(indent)")
+        }
+    }
+
+    /// Records and rule ids are written as arrays on one line.
+    @Test func scalarsAndStringsOnOneLine() {
+        var s = PrettyJSONStream()
+        s.scalars([])
+        s.scalars([7, -1, 12_345])
+        s.strings([RuleID.lateResponse, RuleID.busyViolation])
+        #expect(String(decoding: s.bytes, as: UTF8.self) == #"[][7, -1, 12345]["\#(RuleID.lateResponse.rawValue)", "\#(RuleID.busyViolation.rawValue)"]"#)
     }
 }

@@ -1,5 +1,4 @@
 import BridgeJSON
-import BridgeProtocol
 
 /// A connection and its journey steps written straight into the stream, in
 /// ``PrettyJSON``'s layout, byte for byte what writing ``JSONReportRenderer/connection(_:)``
@@ -171,17 +170,13 @@ extension PrettyJSONStream {
     }
 
     /// An array of integers on one line (`[]` when empty).
-    mutating func scalars(_ values: [Int64]) { oneLine(values) { $0.decimal($1) } }
-
-    /// An array of integers on one line, as ``scalars(_:)-([Int64])`` writes them (no
-    /// array of `Int64` made per step).
     mutating func scalars(_ values: [Int]) { oneLine(values) { $0.decimal(Int64($1)) } }
 
-    /// An array of strings on one line (`[]` when empty).
-    mutating func strings(_ values: [String]) { oneLine(values) { JSONWriter.writeString($1, into: &$0.bytes) } }
-
-    /// Rule ids as an array of strings on one line (no array of strings made per step).
-    mutating func strings(_ values: [RuleID]) { oneLine(values) { JSONWriter.writeString($1.rawValue, into: &$0.bytes) } }
+    /// An array of strings on one line (`[]` when empty): the raw values of `values`
+    /// (rule ids), with no array of strings made.
+    mutating func strings<T: RawRepresentable>(_ values: [T]) where T.RawValue == String {
+        oneLine(values) { JSONWriter.writeString($1.rawValue, into: &$0.bytes) }
+    }
 
     /// An array on one line, `[a, b]`, each element written by `write`.
     private mutating func oneLine<T>(_ values: [T], _ write: (inout PrettyJSONStream, T) -> Void) {
