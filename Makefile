@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
+.PHONY: setup build release test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
 
 setup:
 	@tools/setup.sh --with-browser
@@ -13,6 +13,15 @@ build: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The binary to install and to time: a release build with the Swift runtime and
+# Foundation linked in (no libswiftCore.so to find at start, direct calls into the
+# runtime); its own build folder, so that a plain `swift build -c release` does not
+# rebuild it from scratch (docs/PERFORMANCE.md, "A self-contained release binary").
+RELEASE_BIN := .build/static/release/bridgescope
+release: setup
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static --product bridgescope
+	@echo "release binary: $(RELEASE_BIN)"
 
 demo: build
 	@tools/demo.sh

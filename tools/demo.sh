@@ -2,7 +2,8 @@
 # `make demo`: the main job end to end, as far as it exists. Each step says what it shows.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-BIN=.build/debug/bridgescope
+BIN=${BRIDGESCOPE:-.build/debug/bridgescope}
+export BRIDGESCOPE="$BIN" BRIDGESCOPE_BIN="$BIN"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*" 2>/dev/null || printf '\n== %s\n' "$*"; }
 
 step "1. Validate a clean recorded passport session (expect: no findings)"

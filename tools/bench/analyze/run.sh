@@ -27,7 +27,7 @@
 # RSS against the session's length.
 # Sessions are generated once (fixed seeds) into /tmp/bridgescope-bench-analyze/ (never
 # into the repo) and reused while they exist; --keep leaves them there (default: removed).
-# Builds bridgescope in release mode first. About 4 minutes on 2 cores once built.
+# Builds bridgescope as `make release` does first (.build/static). About 4 minutes on 2 cores once built.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 megabytes=1100; messages=630000; long=0; rounds=5; keep=0; only=; bin=; load=0
@@ -53,8 +53,9 @@ done
 if [[ -n $bin ]]; then
   BIN=$bin
 else
-  swift build -c release --product bridgescope >&2
-  BIN=$(swift build -c release --show-bin-path)/bridgescope
+  # The release binary `make release` builds (the Swift runtime linked in).
+  swift build -c release --static-swift-stdlib --scratch-path .build/static --product bridgescope >&2
+  BIN=$(swift build -c release --static-swift-stdlib --scratch-path .build/static --show-bin-path)/bridgescope
 fi
 mkdir -p "$dir"
 logs=$(mktemp -d)
