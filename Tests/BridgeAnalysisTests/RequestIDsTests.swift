@@ -212,5 +212,14 @@ struct RequestIDsTests {
         let uuid = RecentIDs.Key.with(Self.uuid(12_345)) { key in RequestIDs.ShortKey(key).with { Array($0) } == Array(key) }
         #expect(uuid)
     }
-}
 
+    /// An open request and a remembered success are moved several times per request and
+    /// answer (into a slot, out of it, into the answered memory): at most 128 bytes, a
+    /// compiler copies them with inline moves; at 137 each move was a `memcpy` call,
+    /// about ten per request and answer (docs/PERFORMANCE.md, session 18).
+    @Test func openRequestsAndSuccessesAreCopiedInline() {
+        #expect(MemoryLayout<OpenRequest?>.size <= 128, "\(MemoryLayout<OpenRequest?>.size) bytes")
+        #expect(MemoryLayout<SuccessInfo?>.size <= 128, "\(MemoryLayout<SuccessInfo?>.size) bytes")
+        #expect(MemoryLayout<RequestData>.size <= 9, "\(MemoryLayout<RequestData>.size) bytes")
+    }
+}

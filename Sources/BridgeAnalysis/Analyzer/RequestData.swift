@@ -15,7 +15,9 @@ struct RequestData {
     enum Storage {
         case none
         /// The bytes of the data object (valid, no duplicate keys: ``EnvelopeScanner``).
-        case raw(ArraySlice<UInt8>)
+        /// An array, not a slice: one reference, so that an ``OpenRequest`` stays within
+        /// 128 bytes (copied inline, not by a `memcpy` call).
+        case raw([UInt8])
         case decoded(JSONObject)
     }
 
@@ -25,7 +27,7 @@ struct RequestData {
     /// the two fields, not the facts, which a call would copy whole.
     init(rawData: UnsafeRawBufferPointer?, decodedData: JSONObject?) {
         if let raw = rawData {
-            storage = .raw(ArraySlice(Array(raw)))
+            storage = .raw(Array(raw))
         } else if let decoded = decodedData {
             storage = .decoded(decoded)
         } else {
@@ -39,7 +41,7 @@ struct RequestData {
         case .none:
             return ""
         case .raw(let bytes):
-            guard case .object(let o)? = try? JSONParser().parse(bytes: bytes).value else { return "" }
+            guard case .object(let o)? = try? JSONParser().parse(bytes: bytes[...]).value else { return "" }
             return SessionAnalyzer.canonical(o)
         case .decoded(let o):
             return SessionAnalyzer.canonical(o)
@@ -50,7 +52,7 @@ struct RequestData {
     func same(as other: RequestData) -> Bool {
         switch (storage, other.storage) {
         case (.none, .none): return true
-        case (.raw(let a), .raw(let b)) where a.elementsEqual(b): return true
+        case (.raw(let a), .raw(let b)) where a == b: return true
         default: return canonical == other.canonical
         }
     }

@@ -62,7 +62,7 @@ extension SessionAnalyzer {
                 let status = m.dataString("status")
                 step.detail = status
                 c.outcome = JourneyOutcome(state: "complete", detail: status)
-                if let problem = dualCaptureProblem(c, status: status) { flag(.dualCaptureIncomplete, problem, []) }
+                if let problem = Self.dualCaptureProblem(requested: c.requestedSides, captured: c.capturedSides, status: status) { flag(.dualCaptureIncomplete, problem, []) }
             case .journeyError:
                 let message = m.dataString("message")
                 step.detail = message
@@ -84,14 +84,15 @@ extension SessionAnalyzer {
 
     /// Seed 001: one picture (`side: single`) or two (`front`, then `back`; retakes
     /// allowed). A journey that asked for front or back must have both before it completes.
-    func dualCaptureProblem(_ c: ConnectionState, status: String?) -> String? {
-        let dual = !c.requestedSides.isDisjoint(with: [.front, .back])
-        guard dual, !c.capturedSides.contains(.single) else { return nil }
+    /// Given the two sets, not the connection's state, which a call copied whole.
+    static func dualCaptureProblem(requested: CaptureSides, captured: CaptureSides, status: String?) -> String? {
+        let dual = !requested.isDisjoint(with: [.front, .back])
+        guard dual, !captured.contains(.single) else { return nil }
         if let status, Self.failedJourneyStatuses.contains(status.lowercased()) { return nil }
         let sides: [(name: String, side: CaptureSides)] = [("front", .front), ("back", .back)]
-        let missing = sides.filter { !c.capturedSides.contains($0.side) }.map(\.name)
+        let missing = sides.filter { !captured.contains($0.side) }.map(\.name)
         guard !missing.isEmpty else { return nil }
-        let have = sides.filter { c.capturedSides.contains($0.side) }.map(\.name)
+        let have = sides.filter { captured.contains($0.side) }.map(\.name)
         return "two-picture document journey completed with \(have.isEmpty ? "no side" : have.joined(separator: " and ")) captured; missing \(missing.joined(separator: " and "))"
     }
 

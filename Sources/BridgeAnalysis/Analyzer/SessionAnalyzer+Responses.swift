@@ -87,8 +87,10 @@ extension SessionAnalyzer {
     }
 
     /// The timeout of `action`, of kind `kind`, in milliseconds (a known kind's without
-    /// hashing its name).
-    func timeoutMilliseconds(_ action: String, _ kind: ActionKind) -> Int64 {
+    /// hashing its name). `mutating` though it changes nothing: called on the analyzer
+    /// that a mutating method holds, a non-mutating one was passed a copy of all 697
+    /// bytes of it, a `memcpy` per response.
+    mutating func timeoutMilliseconds(_ action: String, _ kind: ActionKind) -> Int64 {
         kind == .other ? configuration.timeouts.milliseconds(for: action) : kindTimeouts[Int(kind.rawValue)]
     }
 
