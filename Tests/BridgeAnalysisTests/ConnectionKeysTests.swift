@@ -21,6 +21,22 @@ struct ConnectionKeysTests {
         #expect(Array("n99".utf8).withUnsafeBytes { keys.slot(of: $0) } == nil)  // past the 64 names kept
     }
 
+    /// A name's two numbers are its bytes zero-padded to 16, little-endian, at every
+    /// length a name kept can have (0-16 bytes), for bytes of every value.
+    @Test func numbersAreTheZeroPaddedBytes() {
+        var rng = SplitMix64(seed: 16)
+        for n in 0...ConnectionKeys.maxNameBytes {
+            for _ in 0..<50 {
+                let name = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                let padded = name + [UInt8](repeating: 0, count: 16 - n)
+                let low = (0..<8).reduce(UInt64(0)) { $0 | UInt64(padded[$1]) << (8 * UInt64($1)) }
+                let high = (0..<8).reduce(UInt64(0)) { $0 | UInt64(padded[8 + $1]) << (8 * UInt64($1)) }
+                let numbers = name.withUnsafeBytes { ConnectionKeys.numbers($0) }
+                #expect(numbers.0 == low && numbers.1 == high, "\(n) bytes: \(name)")
+            }
+        }
+    }
+
     /// 40 connections (short, long and look-alike names) past a cap of 5, each with a
     /// request, its answer and an event: the archive read in runs (on one thread and
     /// pipelined) gives the report of the archive read record by record.

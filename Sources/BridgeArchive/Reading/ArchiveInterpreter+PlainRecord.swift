@@ -1,3 +1,4 @@
+import BridgeJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -180,15 +181,11 @@ extension ArchiveInterpreter {
         let minus = negative && k < b.count && b[k] == UInt8(ascii: "-")
         if minus { k += 1 }
         let first = k
-        var v: Int64 = 0
-        // The first 18 digits cannot overflow (no check per digit); a 19th is checked.
-        let fast = Swift.min(b.count, first + 18)
-        while k < fast {
-            let d = b[k] &- 0x30
-            guard d <= 9 else { break }
-            v = v &* 10 &+ Int64(d)
-            k += 1
-        }
+        // The first 18 digits cannot overflow (read eight at a time, unchecked); a 19th
+        // is checked.
+        let run = JSONBytes.leadingDigits(b, from: first, max: 18)
+        var v = Int64(truncatingIfNeeded: run.value)
+        k = run.end
         if minus { v = -v }
         if k == first + 18, k < b.count, b[k] &- 0x30 <= 9 {
             let d = b[k] &- 0x30
