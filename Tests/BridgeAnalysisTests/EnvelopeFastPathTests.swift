@@ -103,10 +103,11 @@ struct EnvelopeFastPathTests {
     }
 
     /// The report of `source` with and without the fast path.
-    static func bothReports(_ open: () throws -> any AnalysisEventSource, name: String) throws -> (fast: AnalysisReport, full: AnalysisReport) {
+    static func bothReports(_ open: () throws -> any AnalysisEventSource, name: String,
+                            configuration: AnalyzerConfiguration = AnalyzerConfiguration()) throws -> (fast: AnalysisReport, full: AnalysisReport) {
         func run(_ fast: Bool) throws -> AnalysisReport {
             var source = try open()
-            var analyzer = SessionAnalyzer(source: name)
+            var analyzer = SessionAnalyzer(source: name, configuration: configuration)
             analyzer.usesEnvelopeScanner = fast
             while let e = try source.next() { analyzer.feed(e) }
             return analyzer.finish()
@@ -193,6 +194,34 @@ struct EnvelopeFastPathTests {
         // The limit-long id left unanswered in round 1 is open again in round 2: reused.
         #expect(r.fast.summary.requests == 3 * ids.count)
         #expect(!slugs.contains("unknown-correlation"), "\(slugs)")
+    }
+
+    /// Actions around a small identifier limit (8 bytes): the fast path clips the
+    /// scanner's action only when it is longer, as the decoder's path clips every one;
+    /// both give the same report, with the long actions cut and marked, and both tell
+    /// the actions apart by what was sent (the decoder's path took `host.ready`, cut to
+    /// `host.rea…`, for another action, and reported `missing-host-ready`).
+    @Test func actionsAroundASmallClipLimitAreTheSameOnBothPaths() throws {
+        var configuration = AnalyzerConfiguration()
+        configuration.limits.maxIdentifierBytes = 8
+        var lines: [String] = []
+        var t: Int64 = 1_763_830_000_000
+        func line(_ dir: String, _ msg: String) {
+            t += 3
+            lines.append(#"{"t":\#(t),"dir":"\#(dir)","conn":"c1","msg":\#(msg)}"#)
+        }
+        line("h2w", #"{"version":"1.0","correlationId":"ready","type":"event","timestamp":\#(t),"payload":{"action":"host.ready","data":{}}}"#)
+        for (n, action) in ["nfc.read", "nfc.reads", "camera.selfie.capture", "x.y", "journey.progress", "nfc.readz"].enumerated() {
+            line("w2h", #"{"version":"1.0","correlationId":"r\#(n)","type":"request","timestamp":\#(t),"payload":{"action":"\#(action)","data":{}}}"#)
+            line("h2w", #"{"version":"1.0","correlationId":"r\#(n)","type":"response","timestamp":\#(t),"payload":{"action":"\#(action)","status":"success","data":{}}}"#)
+            line("w2h", #"{"version":"1.0","correlationId":"e\#(n)","type":"event","timestamp":\#(t),"payload":{"action":"\#(action)","data":{}}}"#)
+        }
+        let log = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let r = try Self.bothReports({ TapLogSource(bytes: log, name: "short limit") }, name: "short limit", configuration: configuration)
+        #expect(r.fast == r.full)
+        #expect(!r.fast.findings.contains { $0.slug == "missing-host-ready" }, "host.ready is host.ready, clipped or not")
+        let actions = Set(r.fast.latency.map(\.action))
+        #expect(actions.contains("nfc.read") && actions.contains("camera.s…") && !actions.contains("camera.selfie.capture"), "\(actions)")
     }
 
     /// `response-not-consumed` compares data by canonical text: the same data with its

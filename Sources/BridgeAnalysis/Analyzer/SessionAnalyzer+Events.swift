@@ -7,7 +7,6 @@ extension SessionAnalyzer {
     static let failedJourneyStatuses: Set<String> = ["failed", "failure", "error", "cancelled", "canceled", "abandoned"]
 
     mutating func event(_ c: inout ConnectionState, _ m: MessageFacts) {
-        let action = m.action ?? "?"
         var step = (detail: String?.none, findings: [RuleID]())
         func flag(_ rule: RuleID, _ message: String, _ records: [Int] = []) {
             emit(ReportFinding(rule: rule, message: message, connection: c.id, records: [m.record] + records,
@@ -70,7 +69,9 @@ extension SessionAnalyzer {
             default: break
             }
         }
-        _ = c.addStep(JourneyStep(kind: .event, action: action, correlationId: m.id, direction: m.direction, start: m.time,
+        // The action read only for a step that is kept (a retain and a release of its
+        // string per event otherwise).
+        _ = c.addStep(JourneyStep(kind: .event, action: m.action ?? "?", correlationId: m.id, direction: m.direction, start: m.time,
                                   detail: step.detail, records: [m.record], findings: step.findings),
                       cap: configuration.limits.maxStepsPerConnection)
     }

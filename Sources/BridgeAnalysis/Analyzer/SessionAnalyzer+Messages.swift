@@ -39,9 +39,13 @@ extension SessionAnalyzer {
     /// facts point into `b`, valid for the call. `way` is `direction`'s.
     mutating func scannedMessage(_ s: ScannedEnvelope, _ b: UnsafeRawBufferPointer, time: Int64, direction: Direction,
                                  way: MessageWay, record: Int, slot: Int) {
+        // Clipped in place, only when too long: `clip` returned its argument retained, and
+        // the caller released its own (two reference counts per message).
+        var action = scanner.action(of: s, in: b)
+        if action.utf8.count > configuration.limits.maxIdentifierBytes { action = clip(action) }
         var facts = MessageFacts(kind: MessageKind(knownIndex: s.knownTypeIndex, in: messageKinds), way: way,
                                  rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
-                                 idLimit: configuration.limits.maxIdentifierBytes, action: clip(scanner.action(of: s, in: b)),
+                                 idLimit: configuration.limits.maxIdentifierBytes, action: action,
                                  actionKind: ActionKind(knownIndex: s.knownActionIndex, in: actionKinds),
                                  statusNumber: s.knownStatusNumber,
                                  errorCodeNumber: s.knownErrorCodeNumber, errorRecoverable: s.errorRecoverable,
@@ -84,14 +88,18 @@ extension SessionAnalyzer {
         let decoded = DecodedFacts()
         decoded.id = (env?.correlationId ?? result.partial.correlationId).map(clip)
         decoded.data = env?.payload.data
+        let action = env?.payload.action.rawValue ?? result.partial.action
         var facts = MessageFacts(kind: MessageKind(type), way: MessageWay(direction),
-                                 action: (env?.payload.action.rawValue ?? result.partial.action).map(clip),
+                                 action: action.map(clip),
                                  errorRecoverable: env?.payload.error?.recoverable,
                                  timestamp: env?.timestamp ?? result.partial.timestamp,
                                  time: time, record: record, decoded: decoded)
         facts.set(status: env?.payload.status ?? result.partial.status, errorCode: env?.payload.error?.code, direction: direction)
         if facts.id?.isEmpty == true { facts.id = nil }
-        if let action = facts.action { facts.actionKind = ActionKind(action) }
+        // The kind of the action as sent, not as clipped (as the scanner's fast path has
+        // it): under a short `maxIdentifierBytes`, `host.ready` clipped to `host.rea…` was
+        // no host.ready here.
+        if let action { facts.actionKind = ActionKind(action) }
         if env == nil { summary.undecodable += 1 }
         for f in result.findings {
             var rf = ReportFinding(rule: f.rule, message: f.message, connection: connection, records: [record],
