@@ -148,3 +148,27 @@ struct FleetTests {
         #expect(LatencyRecorder.statistics(action: "a", fromFleet) == plain.report()[0])
     }
 }
+
+/// Latencies wait in `pending` (up to `pendingLimit`) before they go into the
+/// histogram: what the report says is what a histogram fed one latency at a time says,
+/// below, at and past the limit, and while some are still pending.
+@Suite struct PendingLatencyTests {
+    @Test(arguments: [1, LatencyRecorder.PerAction.pendingLimit - 1, LatencyRecorder.PerAction.pendingLimit,
+                      LatencyRecorder.PerAction.pendingLimit + 1, 1_000])
+    func pendingLatenciesAreCounted(n: Int) {
+        var rng = SplitMix64(seed: UInt64(n) &+ 99)
+        var recorder = LatencyRecorder(keepSlowest: 3)
+        var reference = LatencyRecorder.newHistogram()
+        for i in 0..<n {
+            let nanos = Int64(1_000 + rng.next() % 30_000_000_000)
+            recorder.record(action: "a", kind: .other, nanos: nanos, correlationId: "c\(i)", connection: "x", record: i)
+            _ = reference.record(UInt64(nanos / 1_000))
+        }
+        let l = recorder.report()[0]
+        #expect(l.count == n && l.histogram.totalCount == UInt64(n))
+        let p = LatencyRecorder.percentiles(reference, [50, 90, 99])
+        #expect([l.p50, l.p90, l.p99] == p.map { Int64($0) })
+        #expect(l.max == Int64(reference.maxRecorded))
+        #expect(recorder.actions["a"]!.pending.count == n % LatencyRecorder.PerAction.pendingLimit)
+    }
+}
