@@ -169,23 +169,16 @@ struct EnvelopeFastPathTests {
         var ids = [1, 36, limit - 1, limit, limit + 1, 300].map { String(repeating: "i", count: $0 - 1) + "z" }
         ids.append(String(repeating: "i", count: 299) + "y")  // the 300-byte one but for its last byte
         ids.append("0123abcd-0000-4000-a000-0123456789AB")  // a UUID in mixed case
-        var lines: [String] = []
-        var t: Int64 = 1_763_830_000_000
-        func line(_ dir: String, _ msg: String) {
-            t += 3
-            lines.append(#"{"t":\#(t),"dir":"\#(dir)","conn":"c1","msg":\#(msg)}"#)
-        }
-        line("h2w", #"{"version":"1.0","correlationId":"ready","type":"event","timestamp":\#(t),"payload":{"action":"host.ready","data":{}}}"#)
+        var log = C1TapLog()
         for round in 0..<3 {
             for id in ids {
-                line("w2h", #"{"version":"1.0","correlationId":"\#(id)","type":"request","timestamp":\#(t),"payload":{"action":"nfc.read","data":{}}}"#)
+                log.line("w2h", #"{"version":"1.0","correlationId":"\#(id)","type":"request","timestamp":\#(log.t),"payload":{"action":"nfc.read","data":{}}}"#)
             }
             for id in ids.reversed() where round != 1 || id.count != limit {
-                line("h2w", #"{"version":"1.0","correlationId":"\#(id)","type":"response","timestamp":\#(t),"payload":{"action":"nfc.read","status":"success","data":{}}}"#)
+                log.line("h2w", #"{"version":"1.0","correlationId":"\#(id)","type":"response","timestamp":\#(log.t),"payload":{"action":"nfc.read","status":"success","data":{}}}"#)
             }
         }
-        let log = Array((lines.joined(separator: "\n") + "\n").utf8)
-        let r = try Self.bothReports({ TapLogSource(bytes: log, name: "long ids") }, name: "long ids")
+        let r = try Self.bothReports({ TapLogSource(bytes: log.bytes, name: "long ids") }, name: "long ids")
         #expect(r.fast == r.full)
         let slugs = r.fast.findings.map(\.slug)
         // The two 300-byte ids clip to one: the second request reuses the first's open id,
@@ -204,20 +197,13 @@ struct EnvelopeFastPathTests {
     @Test func actionsAroundASmallClipLimitAreTheSameOnBothPaths() throws {
         var configuration = AnalyzerConfiguration()
         configuration.limits.maxIdentifierBytes = 8
-        var lines: [String] = []
-        var t: Int64 = 1_763_830_000_000
-        func line(_ dir: String, _ msg: String) {
-            t += 3
-            lines.append(#"{"t":\#(t),"dir":"\#(dir)","conn":"c1","msg":\#(msg)}"#)
-        }
-        line("h2w", #"{"version":"1.0","correlationId":"ready","type":"event","timestamp":\#(t),"payload":{"action":"host.ready","data":{}}}"#)
+        var log = C1TapLog()
         for (n, action) in ["nfc.read", "nfc.reads", "camera.selfie.capture", "x.y", "journey.progress", "nfc.readz"].enumerated() {
-            line("w2h", #"{"version":"1.0","correlationId":"r\#(n)","type":"request","timestamp":\#(t),"payload":{"action":"\#(action)","data":{}}}"#)
-            line("h2w", #"{"version":"1.0","correlationId":"r\#(n)","type":"response","timestamp":\#(t),"payload":{"action":"\#(action)","status":"success","data":{}}}"#)
-            line("w2h", #"{"version":"1.0","correlationId":"e\#(n)","type":"event","timestamp":\#(t),"payload":{"action":"\#(action)","data":{}}}"#)
+            log.line("w2h", #"{"version":"1.0","correlationId":"r\#(n)","type":"request","timestamp":\#(log.t),"payload":{"action":"\#(action)","data":{}}}"#)
+            log.line("h2w", #"{"version":"1.0","correlationId":"r\#(n)","type":"response","timestamp":\#(log.t),"payload":{"action":"\#(action)","status":"success","data":{}}}"#)
+            log.line("w2h", #"{"version":"1.0","correlationId":"e\#(n)","type":"event","timestamp":\#(log.t),"payload":{"action":"\#(action)","data":{}}}"#)
         }
-        let log = Array((lines.joined(separator: "\n") + "\n").utf8)
-        let r = try Self.bothReports({ TapLogSource(bytes: log, name: "short limit") }, name: "short limit", configuration: configuration)
+        let r = try Self.bothReports({ TapLogSource(bytes: log.bytes, name: "short limit") }, name: "short limit", configuration: configuration)
         #expect(r.fast == r.full)
         #expect(!r.fast.findings.contains { $0.slug == "missing-host-ready" }, "host.ready is host.ready, clipped or not")
         let actions = Set(r.fast.latency.map(\.action))
@@ -294,4 +280,24 @@ struct DataMemberReaderTests {
         #expect(DataMemberReader.string("previewImageData", in: Array(long.utf8)[...]) == .undecided)
         #expect(Self.expected("side", long) == .string("front"))
     }
+}
+
+/// A tap log of connection `c1` written line by line, each line 3 ms after the one
+/// before, opening with the host's `host.ready` (a message's `timestamp` is `t` when its
+/// line is added).
+struct C1TapLog {
+    var lines: [String] = []
+    var t: Int64 = 1_763_830_000_000
+
+    init() {
+        line("h2w", #"{"version":"1.0","correlationId":"ready","type":"event","timestamp":\#(t),"payload":{"action":"host.ready","data":{}}}"#)
+    }
+
+    mutating func line(_ dir: String, _ msg: String) {
+        t += 3
+        lines.append(#"{"t":\#(t),"dir":"\#(dir)","conn":"c1","msg":\#(msg)}"#)
+    }
+
+    /// The log's bytes, a newline after each line.
+    var bytes: [UInt8] { Array((lines.joined(separator: "\n") + "\n").utf8) }
 }
