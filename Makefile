@@ -19,7 +19,9 @@ test: setup
 # runtime); its own build folder, so that a plain `swift build -c release` does not
 # rebuild it from scratch (docs/PERFORMANCE.md, "A self-contained release binary").
 RELEASE_BIN := .build/static/release/bridgescope
-release: setup
+# Only the build's packages (no Chromium: `record --launch` finds it at run time).
+release:
+	@tools/setup.sh
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static --product bridgescope
 	@echo "release binary: $(RELEASE_BIN)"
 
