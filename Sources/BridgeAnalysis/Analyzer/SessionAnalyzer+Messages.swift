@@ -39,13 +39,9 @@ extension SessionAnalyzer {
     /// facts point into `b`, valid for the call. `way` is `direction`'s.
     mutating func scannedMessage(_ s: ScannedEnvelope, _ b: UnsafeRawBufferPointer, time: Int64, direction: Direction,
                                  way: MessageWay, record: Int, slot: Int) {
-        // Clipped in place, only when too long: `clip` returned its argument retained, and
-        // the caller released its own (two reference counts per message).
-        var action = scanner.action(of: s, in: b)
-        if action.utf8.count > configuration.limits.maxIdentifierBytes { action = clip(action) }
         var facts = MessageFacts(kind: MessageKind(knownIndex: s.knownTypeIndex, in: messageKinds), way: way,
                                  rawID: UnsafeRawBufferPointer(rebasing: b[s.correlationId]),
-                                 idLimit: configuration.limits.maxIdentifierBytes, action: action,
+                                 idLimit: configuration.limits.maxIdentifierBytes, action: clip(scanner.action(of: s, in: b)),
                                  actionKind: ActionKind(knownIndex: s.knownActionIndex, in: actionKinds),
                                  statusNumber: s.knownStatusNumber,
                                  errorCodeNumber: s.knownErrorCodeNumber, errorRecoverable: s.errorRecoverable,

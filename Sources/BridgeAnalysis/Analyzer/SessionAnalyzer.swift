@@ -220,12 +220,15 @@ public struct SessionAnalyzer: Sendable {
     static let overflowConnection = "(other connections)"
 
     /// Cuts an identifier read from the wire to the configured length.
-    func clip(_ s: String) -> String {
+    func clip(_ s: consuming String) -> String {
         Self.clip(s, to: configuration.limits.maxIdentifierBytes)
     }
 
-    /// `s` cut to `max` bytes (and "…" added) when longer.
-    static func clip(_ s: String, to max: Int) -> String {
+    /// `s` cut to `max` bytes (and "…" added) when longer. `s` is consumed: a string made
+    /// for the call (an action's, an id's made from its bytes) is handed back as it is,
+    /// where a borrowed one was retained to be returned and released by the caller (two
+    /// reference counts per message on the scanner's path).
+    static func clip(_ s: consuming String, to max: Int) -> String {
         guard s.utf8.count > max else { return s }
         return String(decoding: s.utf8.prefix(max), as: UTF8.self) + "…"
     }
