@@ -139,9 +139,10 @@ struct RecentIDsTests {
         #expect(RecentIDs.Key.with("0123abcd-0000-4000-a000-0123456789ab") { $0.count } == 17)
         #expect(RecentIDs.Key.with("0123ABCD-0000-4000-A000-0123456789AB") { $0.count } == 17)
         #expect(RecentIDs.Key.with("0123aBCD-0000-4000-A000-0123456789AB") { $0.count } == 38)
-        // Either side of the fixed stack buffer's 48 bytes (ids of 38 and 39 bytes): the
-        // header (one byte below 32 bytes of id, two from there), then the id's bytes.
-        for n in 30...45 {
+        // Either side of the fixed stack buffer's 64 bytes (``StackBytes``: ids of 54 and 55
+        // bytes): the header (one byte below 32 bytes of id, two from there), then the
+        // id's bytes.
+        for n in 30...60 {
             let id = String(repeating: "r", count: n)
             let key = RecentIDs.Key.with(id) { Array($0) }
             #expect(key.count - n == (n << 2 < 0x80 ? 1 : 2) && Array(key.suffix(n)) == Array(id.utf8)

@@ -15,19 +15,10 @@ extension RecentIDs {
             return id.withUTF8 { utf8 in with(utf8, body) }
         }
 
-        /// Calls `body` with the key of the id whose UTF-8 bytes are `utf8`, built on the stack:
-        /// in a fixed buffer for an id of up to 38 bytes (a UUID's is 36), else in a
-        /// temporary allocation (whose size, not known at compile time, costs a call to
-        /// the runtime to check it fits on the stack).
+        /// Calls `body` with the key of the id whose UTF-8 bytes are `utf8`, built on the stack
+        /// (``StackBytes``: in its fixed buffer for an id of up to 54 bytes; a UUID's is 36).
         static func with<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-            if maxLength(utf8.count) <= 48 {
-                var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-                return withUnsafeMutableBytes(of: &words) { buffer in
-                    let n = encode(utf8, into: buffer)
-                    return body(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
-                }
-            }
-            return withUnsafeTemporaryAllocation(byteCount: maxLength(utf8.count), alignment: 1) { buffer in
+            StackBytes.with(count: maxLength(utf8.count)) { buffer in
                 let n = encode(utf8, into: buffer)
                 return body(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
             }

@@ -76,34 +76,17 @@ extension PrettyJSONStream {
     /// time; a report of 8 MB writes some 200,000 keys).
     mutating func memberKey(_ key: StaticString, indent: Int) {
         let n = key.utf8CodeUnitCount
-        let total = indent + n + 4
-        // In a fixed stack buffer when it fits: a temporary allocation of a size not known
-        // at compile time calls the runtime to check that it fits on the stack.
-        if total <= 64 {
-            var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &words) { raw in
-                let line = UnsafeMutableBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[..<total])
-                Self.fillMemberKey(key, indent: indent, into: line)
-                bytes.append(contentsOf: UnsafeBufferPointer(line))
-            }
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { line in
-            Self.fillMemberKey(key, indent: indent, into: line)
+        StackBytes.with(count: indent + n + 4) { raw in
+            let line = raw.bindMemory(to: UInt8.self)
+            let base = line.baseAddress!
+            base.initialize(repeating: UInt8(ascii: " "), count: indent)
+            base[indent] = UInt8(ascii: "\"")
+            (base + indent + 1).initialize(from: key.utf8Start, count: n)
+            base[indent + 1 + n] = UInt8(ascii: "\"")
+            base[indent + 2 + n] = UInt8(ascii: ":")
+            base[indent + 3 + n] = UInt8(ascii: " ")
             bytes.append(contentsOf: UnsafeBufferPointer(line))
         }
-    }
-
-    /// Writes `"key": ` after `indent` spaces into `line` (exactly that long).
-    static func fillMemberKey(_ key: StaticString, indent: Int, into line: UnsafeMutableBufferPointer<UInt8>) {
-        let n = key.utf8CodeUnitCount
-        let base = line.baseAddress!
-        base.initialize(repeating: UInt8(ascii: " "), count: indent)
-        base[indent] = UInt8(ascii: "\"")
-        (base + indent + 1).initialize(from: key.utf8Start, count: n)
-        base[indent + 1 + n] = UInt8(ascii: "\"")
-        base[indent + 2 + n] = UInt8(ascii: ":")
-        base[indent + 3 + n] = UInt8(ascii: " ")
     }
 
     /// A member whose value is a string (or null).
