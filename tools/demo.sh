@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # `make demo`: the main job end to end, as far as it exists. Each step says what it shows.
+# BRIDGESCOPE=path runs another binary (e.g. `make release`'s, .build/static/release/bridgescope).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BRIDGESCOPE:-.build/debug/bridgescope}

@@ -125,9 +125,10 @@ struct LatencyRecorder {
             if pending.count >= Self.pendingLimit { flushPending() }
         }
 
-        /// Records the ``pending`` latencies into the histogram, in place (through
-        /// optional chaining: testing `storedHistogram == nil` first copied the histogram,
-        /// a retain and a release of its counts).
+        /// Records the ``pending`` latencies into the histogram (made on first use), in
+        /// place through optional chaining. (Testing `storedHistogram == nil` copies the
+        /// histogram, a retain and a release of its counts: once per ``pendingLimit``
+        /// latencies here, not once per latency as before they waited.)
         mutating func flushPending() {
             guard !pending.isEmpty else { return }
             if storedHistogram == nil { storedHistogram = LatencyRecorder.newHistogram() }
