@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "BridgeWebSocket", targets: ["BridgeWebSocket"]),
         .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
         .library(name: "BridgeFuzz", targets: ["BridgeFuzz"]),
+        .library(name: "BridgeModel", targets: ["BridgeModel"]),
         .library(name: "BridgeOTLP", targets: ["BridgeOTLP"]),
         // The field tap an iOS app links: the standard library and Foundation only.
         .library(name: "BridgeTap", targets: ["BridgeTap"]),
@@ -162,10 +163,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The protocol model and the checker that judges a host by explanation
+        // (docs/CONFORMANCE.md, "The model"): used by fuzz, replay and conform.
+        .target(name: "BridgeModel", dependencies: ["BridgeJSON", "BridgeProtocol", "BridgeHost"], swiftSettings: strict),
         .target(
             name: "BridgeFuzz",
             dependencies: [
-                "BridgeReport", "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeTransport", "BridgeWebSocket", "BridgeArchive",
+                "BridgeModel", "BridgeReport", "BridgeHost", "BridgeProtocol", "BridgeJSON", "BridgeTransport", "BridgeWebSocket", "BridgeArchive",
             ],
             swiftSettings: strict
         ),
@@ -205,7 +209,8 @@ let package = Package(
         .testTarget(name: "BridgeAnalysisTests", dependencies: ["BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
         .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
-        .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeModelTests", dependencies: ["BridgeModel"], swiftSettings: strict),
+        .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeModel", "BridgeTestSupport"], swiftSettings: strict),
         // The Swift tap's test driver (the Java and JavaScript taps have the same one).
         .executableTarget(name: "TapDriver", dependencies: ["BridgeTap"], path: "Tests/TapDriver", swiftSettings: strict),
         .testTarget(

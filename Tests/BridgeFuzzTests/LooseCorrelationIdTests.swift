@@ -1,11 +1,12 @@
 @testable import BridgeFuzz
+import BridgeModel
 import Testing
 
 /// The lenient checker's byte scan for correlation ids in bytes no parser accepted:
 /// it never traps or loops on truncated, oversized or hostile input, and finds ids
 /// whatever surrounds them.
 struct LooseCorrelationIdTests {
-    func ids(_ s: String) -> [String] { CheckState.looseCorrelationIds(Array(s.utf8)) }
+    func ids(_ s: String) -> [String] { LooseIds.scan(Array(s.utf8)) }
 
     @Test func idsAreFoundInBrokenJSON() {
         #expect(ids(#"{"correlationId" : "a","correlationId":"b" , "x":[[[["#) == ["a", "b"])
@@ -28,8 +29,8 @@ struct LooseCorrelationIdTests {
         let many = String(repeating: #""correlationId":"i","#, count: 50_000)
         #expect(ids(many).count == 50_000)
         var bytes: [UInt8] = Array(#"{"correlationId":""#.utf8) + [0xFF, 0xC0, 0x80] + Array(#""}"#.utf8)
-        #expect(CheckState.looseCorrelationIds(bytes).count == 1)
+        #expect(LooseIds.scan(bytes).count == 1)
         bytes = [UInt8](repeating: 0x22, count: 100_000)
-        #expect(CheckState.looseCorrelationIds(bytes).isEmpty)
+        #expect(LooseIds.scan(bytes).isEmpty)
     }
 }

@@ -1,3 +1,5 @@
+import BridgeModel
+
 /// A named check the fuzzer runs on every case. An open set: a finding file names its
 /// oracle by this spelling, and a later version may add more.
 public struct Oracle: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -60,12 +62,28 @@ public struct Violation: Sendable, Hashable, CustomStringConvertible {
     public var signature: String
     /// What exactly happened, naming ids, steps and values.
     public var message: String
+    /// The rule broken with its PROTOCOL.md section, when the model named it.
+    public var rule: String?
 
     /// Creates a violation.
     public init(_ oracle: Oracle, signature: String, _ message: String) {
         self.oracle = oracle
         self.signature = signature
         self.message = message
+    }
+
+    /// The violation the protocol model found: the obligation decides the oracle
+    /// (BUSY rules: ``Oracle/oneCapturePerSlot``; the scenario and the query's shape:
+    /// ``Oracle/capabilityQuery``; the rest: ``Oracle/oneResponse``).
+    init(_ v: ModelViolation) {
+        let oracle: Oracle
+        switch v.obligation {
+        case .busyWhileServing, .busyOnlyWhenBusy: oracle = .oneCapturePerSlot
+        case .knownConfiguration, .capabilityShape: oracle = .capabilityQuery
+        default: oracle = .oneResponse
+        }
+        self.init(oracle, signature: v.signature, v.message)
+        self.rule = "PROTOCOL.md \(v.obligation.section): \(v.obligation.sentence)"
     }
 
     /// The deduplication key: `oracle signature`.
@@ -77,6 +95,7 @@ public struct Violation: Sendable, Hashable, CustomStringConvertible {
     /// The rule of the protocol the host's answer breaks, with its PROTOCOL.md section: a
     /// finding names one, or it is not a finding (docs/FUZZING.md).
     var protocolRule: String {
+        if let rule { return rule }
         let sig = signature
         switch oracle {
         case .crash: return "PROTOCOL.md §7: no crash on any input"

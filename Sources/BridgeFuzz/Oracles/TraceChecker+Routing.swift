@@ -1,71 +1,72 @@
 import BridgeHost
 import BridgeJSON
+import BridgeModel
 import BridgeProtocol
 
-extension CheckState {
+/// ``Oracle/capabilityQuery``: what a host running a known scenario must answer, as the
+/// model's ``HostModel/configuration``: the answer and the routing agree with the
+/// scenario as it stood (toggles included) when the request was sent.
+extension TraceChecker {
     /// Whether the pending limit can explain a `BUSY` answer given when `openCount`
     /// requests were open (limit unknown: 50 or more open, Android's warning level).
     func pendingLimitReached(_ openCount: Int) -> Bool {
-        openCount >= (checker.pendingLimit ?? 50)
+        openCount >= (pendingLimit ?? 50)
     }
 
-    /// ``Oracle/capabilityQuery``: the answer and the routing agree with the scenario as it
-    /// stood (toggles included) when the request was sent.
-    mutating func checkRouting(_ o: TraceChecker.Open, status: Status, code: ErrorCode?, data: JSONObject?, id: String) {
-        guard let m = o.modelAtSend else { return }
-        let busyByLimit = status == .error && code == .busy && pendingLimitReached(o.openCountAtSend)
+    func routing(_ request: Envelope, model m: CapabilityModel, openCount: Int, response: Envelope) -> ModelViolation? {
+        let status = response.payload.status ?? Status(rawValue: "")
+        let code = response.payload.error?.code
+        let action = request.payload.action.rawValue
+        let id = quote(request.correlationId)
+        let busyByLimit = status == .error && code == .busy && pendingLimitReached(openCount)
         let answer = "\(status) \(code?.rawValue ?? "")".trimmingCharacters()
-        if o.action == Action.capabilityQuery.rawValue {
-            guard status == .success else {
-                fail(.capabilityQuery, "query-not-success", "capability.query \(quote(id)) was answered \(answer)")
-                return
-            }
-            checkCapabilityAnswer(data, expected: o.expectedCapabilities ?? [:], model: m, id: id)
-            return
+        func bad(_ signature: String, _ message: String) -> ModelViolation {
+            ModelViolation(.knownConfiguration, signature, message)
         }
-        if let slot = SlotKind(action: Action(rawValue: o.action)) {
+        if request.payload.action == .capabilityQuery {
+            guard status == .success else { return bad("query-not-success", "capability.query \(id) was answered \(answer)") }
+            return capabilityAnswer(response.payload.data, expected: m.expectedCapabilities, model: m)
+        }
+        if let slot = SlotKind(action: request.payload.action) {
             let s = m.slots[slot]!
             if m.isSupported(slot) {
                 if status == .unsupported {
-                    fail(.capabilityQuery, "supported-slot-unsupported \(slot)",
-                         "\(o.action) \(quote(id)) was answered \(answer) while \(slot) has a handler and is enabled")
+                    return bad("supported-slot-unsupported \(slot)", "\(action) \(id) was answered \(answer) while \(slot) has a handler and is enabled")
                 }
             } else if !busyByLimit {
                 let expected: ErrorCode = s.handler ? .capabilityUnavailable : .unsupportedAction
                 if status != .unsupported || code != expected {
-                    fail(.capabilityQuery, "unsupported-slot-answer \(slot)",
-                         "\(o.action) \(quote(id)) was answered \(answer); \(slot) is \(s.handler ? "disabled" : "without a handler"), so unsupported \(expected) is expected")
+                    return bad("unsupported-slot-answer \(slot)",
+                               "\(action) \(id) was answered \(answer); \(slot) is \(s.handler ? "disabled" : "without a handler"), so unsupported \(expected) is expected")
                 }
             }
-            return
+            return nil
         }
-        if m.custom.contains(where: { $0.id == o.action }) {
+        if m.custom.contains(where: { $0.id == action }) {
             if code == .unsupportedAction {
-                fail(.capabilityQuery, "custom-unsupported", "\(o.action) \(quote(id)) is a registered custom capability but was answered \(answer)")
+                return bad("custom-unsupported", "\(action) \(id) is a registered custom capability but was answered \(answer)")
             }
-            return
+            return nil
         }
         if !busyByLimit && (status != .unsupported || code != .unsupportedAction) {
-            fail(.capabilityQuery, "unknown-action-answer",
-                 "\(quote(id)) asks for \(quote(o.action)), which nothing on this host handles, and was answered \(answer), not unsupported UNSUPPORTED_ACTION")
+            return bad("unknown-action-answer",
+                       "\(id) asks for \(quote(action)), which nothing on this host handles, and was answered \(answer), not unsupported UNSUPPORTED_ACTION")
         }
+        return nil
     }
 
-    mutating func checkCapabilityAnswer(_ data: JSONObject?, expected: [String: JSONValue], model: CapabilityModel, id: String) {
-        guard let data else {
-            fail(.capabilityQuery, "no-data", "capability.query \(quote(id)) was answered with no data")
-            return
+    func capabilityAnswer(_ data: JSONObject?, expected: [String: JSONValue], model: CapabilityModel) -> ModelViolation? {
+        func bad(_ signature: String, _ message: String) -> ModelViolation {
+            ModelViolation(.knownConfiguration, signature, message)
         }
+        guard let data else { return bad("no-data", "capability.query was answered with no data") }
         if data["environment"]?.stringValue != model.environment {
-            fail(.capabilityQuery, "environment", "capability.query reports environment \(data["environment"].map(describe) ?? "nothing"), the scenario says \"\(model.environment)\"")
+            return bad("environment", "capability.query reports environment \(data["environment"].map(describe) ?? "nothing"), the scenario says \"\(model.environment)\"")
         }
         if data["hostVersion"]?.stringValue != model.hostVersion {
-            fail(.capabilityQuery, "host-version", "capability.query reports hostVersion \(data["hostVersion"].map(describe) ?? "nothing"), the scenario says \"\(model.hostVersion)\"")
+            return bad("host-version", "capability.query reports hostVersion \(data["hostVersion"].map(describe) ?? "nothing"), the scenario says \"\(model.hostVersion)\"")
         }
-        guard let caps = data["capabilities"]?.objectValue else {
-            fail(.capabilityQuery, "no-capabilities", "capability.query has no capabilities object")
-            return
-        }
+        guard let caps = data["capabilities"]?.objectValue else { return bad("no-capabilities", "capability.query has no capabilities object") }
         var actual: [String: JSONValue] = [:]
         for m in caps.members where actual[m.key] == nil { actual[m.key] = m.value }
         for key in Set(expected.keys).union(actual.keys).sorted() {
@@ -73,55 +74,19 @@ extension CheckState {
             let name = model.custom.contains { $0.id == key } ? "custom" : key
             switch (e, a) {
             case (nil, let a?):
-                fail(.capabilityQuery, "unexpected-capability \(name)", "capability.query reports \(key) = \(describe(a)), which the scenario does not have")
+                return bad("unexpected-capability \(name)", "capability.query reports \(key) = \(describe(a)), which the scenario does not have")
             case (let e?, nil):
-                fail(.capabilityQuery, "missing-capability \(name)", "capability.query omits \(key); expected \(describe(e))")
+                return bad("missing-capability \(name)", "capability.query omits \(key); expected \(describe(e))")
             case (let e?, let a?) where !e.unorderedEquals(a):
-                fail(.capabilityQuery, "wrong-capability \(name)", "capability.query reports \(key) = \(describe(a)); expected \(describe(e))")
+                return bad("wrong-capability \(name)", "capability.query reports \(key) = \(describe(a)); expected \(describe(e))")
             default: break
             }
         }
+        return nil
     }
 
     func describe(_ v: JSONValue) -> String {
         String(JSONWriter().string(v).prefix(200))
-    }
-
-    /// ``Oracle/oneCapturePerSlot``. Per slot, in send order, it keeps the latest final
-    /// index among the requests that held the slot: an earlier holder still active when a
-    /// later request arrived (exact timing) or answered after it (over the wire) means two
-    /// captures overlapped; a `BUSY` with no holder active is unjustified.
-    mutating func checkCaptures(_ features: inout FeatureSink) {
-        var latestEnd: [SlotKind: (index: Int, id: String, step: Int, atMs: Int64)] = [:]
-        for b in captures {
-            guard let bFinal = b.finalIndex else { continue }
-            let holder = latestEnd[b.slot]
-            if b.isBusy {
-                features.add("busy", b.slot.rawValue)
-                let uncertain = uncertainSlots[b.slot].map { $0 < b.sentIndex } ?? false
-                if (holder?.index ?? -1) < b.sentIndex && !pendingLimitReached(b.openCountAtSend) && !uncertain {
-                    fail(.oneCapturePerSlot, "unjustified-busy \(b.slot)",
-                         "\(b.slot.action) \(quote(b.id)) (step \(b.step)) was answered BUSY while no other \(b.slot) capture was in progress")
-                }
-                continue
-            }
-            guard b.occupied else { continue }
-            // Over the wire: the holder answered after b's answer, or so long after b was
-            // sent that the two cannot have crossed (the margin grows with how slowly this
-            // host answered what needs no work: a loaded machine delays its reading).
-            let overlapped: Bool
-            if let a = holder {
-                overlapped = exact ? a.index > b.sentIndex
-                    : a.index > bFinal || (a.index > b.sentIndex && a.atMs - b.sentAtMs > TraceChecker.crossingMarginMs + hostLagMs)
-            } else {
-                overlapped = false
-            }
-            if let a = holder, overlapped {
-                fail(.oneCapturePerSlot, "concurrent-captures \(b.slot)",
-                     "\(b.slot.action) \(quote(b.id)) (step \(b.step)) was served while \(quote(a.id)) (step \(a.step)) still held \(b.slot); expected BUSY")
-            }
-            if (holder?.index ?? -1) < bFinal { latestEnd[b.slot] = (bFinal, b.id, b.step, b.finalAtMs ?? 0) }
-        }
     }
 }
 

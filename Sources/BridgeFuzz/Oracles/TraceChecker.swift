@@ -1,15 +1,19 @@
 import BridgeHost
 import BridgeJSON
+import BridgeModel
 import BridgeProtocol
 
-/// Judges a ``Trace`` with the trace oracles: ``Oracle/oneResponse``,
-/// ``Oracle/hostOutputRules``, ``Oracle/oneCapturePerSlot``, ``Oracle/capabilityQuery``
-/// and ``Oracle/pendingDrains``. The expectations come from PROTOCOL.md and an independent
-/// ``CapabilityModel`` of the scenario, never from the host under test.
+/// Judges a ``Trace`` with the trace oracles. The protocol oracles
+/// (``Oracle/oneResponse``, ``Oracle/oneCapturePerSlot``, ``Oracle/capabilityQuery``)
+/// are one question put to BridgeModel's ``ExplanationChecker``: could *some* legal host
+/// have produced this trace? A violation is reported only when no explanation exists, and
+/// it names the obligation every explanation breaks. ``Oracle/hostOutputRules`` (each
+/// message the host wrote) and the target's own observations (crash, hang, pending
+/// state) are judged directly.
 ///
-/// With exact timing (in-process) every check is strict. Over the wire a response in
-/// flight can cross a request, so the checks that depend on the host's view of time
-/// accept both orders where the client cannot tell them apart (documented per check).
+/// The expectations come from PROTOCOL.md and an independent ``CapabilityModel`` of the
+/// scenario, never from the host under test. ``strict`` narrows the model to this
+/// project's own §7 choices; it is not separate code.
 public struct TraceChecker: Sendable {
     /// The scenario the host runs, when known (nil: capability and routing checks are off).
     public var model: CapabilityModel?
@@ -45,63 +49,70 @@ public struct TraceChecker: Sendable {
         cache?.decode(bytes, direction: direction) ?? decoder.decode(bytes, direction: direction)
     }
 
-    struct Open {
-        var step: Int
-        var action: String
-        var sentAtMs: Int64
-        var sentIndex: Int
-        var deadlineMs: Int64
-        /// nil for a routed request; the action an `INVALID_REQUEST` answer must carry otherwise.
-        var invalidAnswerAction: String?
-        var acknowledged = false
-        var capture: Int?
-        var expectedCapabilities: [String: JSONValue]?
-        var modelAtSend: CapabilityModel?
-        var openCountAtSend: Int
-        /// Lenient checking: the protocol leaves this request's answer open (§7): any one
-        /// final response, or none, is accepted; `group` names its other candidate ids.
-        var openEnded = false
-        var group: [String] = []
-    }
-
-    /// One capture request on a typed slot, for the busy checks.
-    struct Capture {
-        var slot: SlotKind
-        var step: Int
-        var id: String
-        var sentIndex: Int
-        var finalIndex: Int?
-        var status: Status?
-        var code: ErrorCode?
-        var supportedAtSend: Bool?
-        var openCountAtSend: Int
-        /// When the request was sent and its final answer received (ms, the trace's clock).
-        var sentAtMs: Int64 = 0
-        var finalAtMs: Int64?
-
-        var isBusy: Bool { status == .error && code == .busy }
-        /// Whether the request held the slot: answered, and not BUSY nor unsupported.
-        var occupied: Bool { finalIndex != nil && !isBusy && status != .unsupported }
-    }
-
     /// Runs the oracles; `features` collects behaviour features for corpus feedback.
     public func check(_ trace: Trace, features: inout FeatureSink) -> [Violation] {
-        var state = CheckState(checker: self, exact: trace.exactTiming)
-        for slot in trace.slotsMaybeHeld { state.uncertainSlots[slot] = -1 }
-        for (index, event) in trace.events.enumerated() {
+        var violations: [Violation] = []
+        var seen: Set<String> = []
+        func fail(_ v: Violation) {
+            guard oracles.contains(v.oracle), seen.insert(v.key).inserted else { return }
+            violations.append(v)
+        }
+        var history = HostHistory(exactTiming: trace.exactTiming)
+        history.cutShort = trace.cutShort
+        history.heldSlots = trace.slotsMaybeHeld
+        var models: [Int: CapabilityModel] = [:]
+        var current = model
+        for event in trace.events {
             switch event {
             case .toggled(_, let t, _):
-                if state.model != nil { t.apply(to: &state.model!) }
+                if current != nil { t.apply(to: &current!) }
                 features.add("toggle", t.rawValue)
             case .sent(let step, let bytes, let at):
-                state.sent(step: step, bytes: bytes, at: at, index: index, &features)
+                if let current { models[history.events.count] = current }
+                history.events.append(.sent(step: step, bytes: bytes, atMs: at))
+                sentFeatures(bytes, &features)
             case .received(let bytes, let at):
-                state.received(bytes: bytes, at: at, index: index, &features)
+                history.events.append(.received(bytes: bytes, atMs: at))
+                for v in outputViolations(bytes, &features) { fail(v) }
             }
         }
-        state.finish(trace, &features)
+        if !oracles.isDisjoint(with: [.oneResponse, .oneCapturePerSlot, .capabilityQuery]) {
+            switch ExplanationChecker(model: hostModel(models)).check(history) {
+            case .violated(let v): fail(Violation(v))
+            case .undecided: features.add("model", "undecided")
+            case .explained(let e): for c in e.distinctChoices { features.add("choice", c.rawValue) }
+            }
+        }
+        if let failure = trace.targetFailure, !trace.cutShort {
+            fail(Violation(.crash, signature: "target-failed", failure))
+        }
+        if trace.neverQuiet {
+            fail(Violation(.pendingDrains, signature: "never-quiet", "the host still had timers \(FuzzLimits.quietLimitMs) ms after the last step"))
+        }
+        if let p = trace.pendingAfterQuiet, p > 0 {
+            fail(Violation(.pendingDrains, signature: "pending-left", "\(p) request(s) still pending after the web side went quiet"))
+        }
+        if let t = trace.timersAfterQuiet, t > 0 {
+            fail(Violation(.pendingDrains, signature: "timers-left", "\(t) timer(s) still scheduled after the web side went quiet"))
+        }
         for f in trace.extraFeatures { features.add(raw: f) }
-        return state.violations
+        return violations
+    }
+
+    /// The model this checker puts to ``ExplanationChecker``: strict or lenient, the
+    /// deadlines when timing is exact, and the scenario's routing when it is known.
+    func hostModel(_ models: [Int: CapabilityModel]) -> HostModel {
+        var m = HostModel(strict: strict, pendingLimit: pendingLimit)
+        let checker = self
+        m.deadline = { action in checker.deadline(action, model: checker.model) }
+        if let model {
+            m.customActions = Set(model.custom.map(\.id))
+            m.configuration = { request, sentAt, openCount, response in
+                guard let at = models[sentAt] else { return nil }
+                return checker.routing(request, model: at, openCount: openCount, response: response)
+            }
+        }
+        return m
     }
 
     /// The deadline of a request for `action` (PROTOCOL.md §2), stretched to the
@@ -112,11 +123,6 @@ public struct TraceChecker: Sendable {
         guard let model else { return base }
         return max(base, model.latency(of: action) + 1_000)
     }
-
-    /// Over the wire, how long before a holder's answer was received a second capture
-    /// must have been sent to count as overlapping it: an answer in flight for longer is
-    /// not plausible, so the host had the second request while the first held the slot.
-    static let crossingMarginMs: Int64 = 250
 
     /// A coarse, stable name for an action in signatures: the known actions, the
     /// scenario's custom ids, else `other`.

@@ -1,3 +1,4 @@
+import BridgeModel
 import BridgeHost
 import BridgeJSON
 import BridgeProtocol
@@ -111,14 +112,14 @@ extension StdioTarget {
                 // Ids of what may be a request: another host may answer them (events and
                 // responses from the web side are never answered).
                 if d.partial.type == .request || (d.partial.type == nil && line.count < 1 << 20 && Self.mentionsRequest(line)) {
-                    for id in CheckState.looseCorrelationIds(line) { owed.insert(id) }
+                    for id in LooseIds.scan(line) { owed.insert(id) }
                 }
                 if let id = d.partial.correlationId { sentIds.insert(id) }
                 if d.partial.type == .request || d.partial.type == nil {
                     let slot = d.partial.action.flatMap { SlotKind(action: Action(rawValue: $0)) }
-                    for id in Set(CheckState.looseCorrelationIds(line)) { pending[id, default: (0, slot)].count += 1 }
+                    for id in Set(LooseIds.scan(line)) { pending[id, default: (0, slot)].count += 1 }
                 }
-                for id in CheckState.looseCorrelationIds(line) { sentIds.insert(id) }
+                for id in LooseIds.scan(line) { sentIds.insert(id) }
                 lastSentMs = now()
                 trace.events.append(.sent(step: i, bytes: line, atMs: lastSentMs))
                 if !p.write(line + [0x0A], timeoutMs: 2_000) {

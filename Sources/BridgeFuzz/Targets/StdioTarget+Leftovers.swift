@@ -1,3 +1,4 @@
+import BridgeModel
 import BridgeHost
 import BridgeProtocol
 import BridgeTransport
@@ -33,7 +34,7 @@ extension StdioTarget {
         for step in input.steps {
             guard case .message(let bytes) = step.kind else { continue }
             for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
-                ids.formUnion(CheckState.looseCorrelationIds(Array(line)))
+                ids.formUnion(LooseIds.scan(Array(line)))
             }
         }
         return ids

@@ -1,3 +1,4 @@
+import BridgeModel
 import BridgeProtocol
 import BridgeTransport
 import BridgeHost
@@ -90,7 +91,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             let d = decoder.decode(bytes, direction: .webToHost)
             lock.lock(); defer { lock.unlock() }
             if let e = d.envelope, d.isValid, e.type == .request { waiting[e.correlationId] = deadline(e.payload.action.rawValue) }
-            if d.partial.type == .request { owed.formUnion(CheckState.looseCorrelationIds(bytes)) }
+            if d.partial.type == .request { owed.formUnion(LooseIds.scan(bytes)) }
             events.append(.sent(step: step, bytes: bytes, atMs: atMs))
         }
 
