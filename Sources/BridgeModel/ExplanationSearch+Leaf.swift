@@ -13,7 +13,7 @@ extension ExplanationSearch {
                 return false
             }
         }
-        let timing = SlotTiming(exact: history.exactTiming, heldSlots: history.heldSlots,
+        let timing = SlotTiming(exact: history.exactTiming, strict: model.strict, heldSlots: history.heldSlots,
                                 pendingLimit: model.effectivePendingLimit, cutShort: history.cutShort)
         if let v = timing.check(state.instances, step: { step($0) }, quote: { quote($0) }) {
             fail(end, v)

@@ -39,6 +39,9 @@ public struct LegalChoice: RawRepresentable, Sendable, Hashable, Comparable, Cus
     public static let unknownMemberInvalid = LegalChoice(rawValue: "unknown-member:invalid")
     /// An optional member given as null: the message is invalid.
     public static let nullMemberInvalid = LegalChoice(rawValue: "null-member:invalid")
+    /// An action of one segment (`c`, no dot) taken as malformed: §1 calls an action a
+    /// dot-separated namespace without saying whether one name is one.
+    public static let undottedActionInvalid = LegalChoice(rawValue: "action:needs-a-dot")
     /// A malformed request routed as far as it can be, not answered INVALID_REQUEST.
     public static let malformedRouted = LegalChoice(rawValue: "malformed:routed")
     /// A malformed request answered with its raw action rather than `invalid`.
@@ -60,6 +63,7 @@ public struct LegalChoice: RawRepresentable, Sendable, Hashable, Comparable, Cus
         switch self {
         case .majorVersionMismatch: return "§1, §4"
         case .busyOnOtherAction, .unknownActionHandled: return "§2"
+        case .undottedActionInvalid: return "§1"
         case .queryNotSuccess: return "§3"
         default: return "§7"
         }
@@ -81,6 +85,7 @@ public struct LegalChoice: RawRepresentable, Sendable, Hashable, Comparable, Cus
         case .majorVersionMismatch: return "answers another major version with VERSION_MISMATCH"
         case .unknownMemberInvalid: return "rejects unknown members"
         case .nullMemberInvalid: return "rejects an optional member given as null"
+        case .undottedActionInvalid: return "rejects an action without a dot as malformed"
         case .malformedRouted: return "routes a malformed request as far as it can"
         case .malformedRawAction: return "answers a malformed request with its raw action"
         case .otherParser: return "reads as a request bytes this project's parser refuses"

@@ -26,6 +26,7 @@ struct MessageReadings: Sendable {
                 if rules.contains(.unknownField) { invalid([.invalidRequest], .unknownMemberInvalid) }
                 if e.version != Envelope.protocolVersion { invalid([ErrorCode(rawValue: "VERSION_MISMATCH"), .invalidRequest], .minorVersionMismatch) }
                 if Self.hasNullMember(bytes) { invalid([.invalidRequest], .nullMemberInvalid) }
+                if !e.payload.action.rawValue.contains(".") { invalid([.invalidRequest], .undottedActionInvalid) }
             }
             let out = [Reading(requests: [request], choice: nil)]
             return out

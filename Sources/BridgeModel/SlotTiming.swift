@@ -16,17 +16,32 @@ import BridgeProtocol
 /// Positions are event indices: read time `r` means "just after event r".
 struct SlotTiming {
     let exact: Bool
+    let strict: Bool
     let heldSlots: Set<SlotKind>
     let pendingLimit: Int
     let cutShort: Bool
 
     typealias Instance = ExplanationSearch.Instance
 
-    /// Whether `i` held its slot: served (not BUSY, not unsupported, not a rejection).
+    /// Answers that say a request was refused, not served.
+    static let refusals: Set<ErrorCode> = [.busy, .invalidRequest, ErrorCode(rawValue: "VERSION_MISMATCH"),
+                                            .unsupportedAction, .capabilityUnavailable]
+
+    /// Whether `i` may have held its slot: not refused (BUSY, INVALID_REQUEST,
+    /// unsupported…); unanswered in a run cut short.
     func holds(_ i: Instance) -> Bool {
         guard i.slot != nil, !i.isRejection else { return false }
         guard i.final != nil else { return cutShort && i.request.mustAnswer }
-        return !i.isBusy && i.status != .unsupported
+        if i.status == .unsupported { return false }
+        return !(i.status == .error && i.code.map(Self.refusals.contains) == true)
+    }
+
+    /// Whether `i` was surely served: a success (PROTOCOL.md §7: the overlap is observable
+    /// when the second capture is answered with success before the first); with the
+    /// strict model, any answer that held the slot.
+    func served(_ i: Instance) -> Bool {
+        guard holds(i), i.final != nil else { return false }
+        return strict || i.status == .success
     }
 
     /// The index of the event that released the slot (Int.max: never answered).
@@ -46,7 +61,7 @@ struct SlotTiming {
         var pushedBy: (served: Int, holder: Int)?
         for (event, members) in byMessage {
             read = max(read, event)
-            for n in members where holds(instances[n]) {
+            for n in members where served(instances[n]) {
                 let b = instances[n]
                 guard let a = lastAnswered[b.slot!], release(instances[a]) > event else { continue }
                 if exact { return concurrent(instances, served: n, holder: a, step: step, quote: quote) }

@@ -25,7 +25,12 @@ extension TraceChecker {
         let d = decode(bytes, .hostToWeb)
         // Lenient: only error findings the protocol fixes (not this project's warnings,
         // notes, unknown members or codes, §7) count against a host's output.
-        let judged = strict ? d.findings : d.findings.filter { $0.severity == .error && !Self.openOutputRules.contains($0.rule) }
+        // A response may echo a malformed request's action (§4: "with the request's action
+        // when that is a non-empty string"), so an action that is not a dotted name is
+        // judged on requests' answers by the model, not here.
+        let echo: Set<RuleID> = d.partial.type == .response ? [RuleID(rawValue: "BRG021")] : []
+        let judged = strict ? d.findings
+            : d.findings.filter { $0.severity == .error && !Self.openOutputRules.contains($0.rule) && !echo.contains($0.rule) }
         if !judged.isEmpty || d.envelope == nil {
             let rules = Set(judged.map(\.rule.rawValue)).sorted().joined(separator: ",")
             out.append(Violation(.hostOutputRules, signature: "rules \(rules)",
