@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "BridgeReplay", targets: ["BridgeReplay"]),
         .library(name: "BridgeFuzz", targets: ["BridgeFuzz"]),
         .library(name: "BridgeModel", targets: ["BridgeModel"]),
+        .library(name: "BridgeConformance", targets: ["BridgeConformance"]),
         .library(name: "BridgeOTLP", targets: ["BridgeOTLP"]),
         // The field tap an iOS app links: the standard library and Foundation only.
         .library(name: "BridgeTap", targets: ["BridgeTap"]),
@@ -173,6 +174,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The conformance suite (`bridgescope conform`, docs/CONFORMANCE.md).
+        .target(
+            name: "BridgeConformance",
+            dependencies: ["BridgeFuzz", "BridgeModel", "BridgeReport", "BridgeJSON"],
+            swiftSettings: strict
+        ),
         .target(
             name: "BridgeOTLP",
             dependencies: [
@@ -195,7 +202,7 @@ let package = Package(
             name: "bridgescope",
             dependencies: [
                 "BridgeJSON", "BridgeProtocol", "BridgeHost", "BridgeClock", "BridgeArchive", "BridgeServer", "BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeTransport",
-                "BridgeAnalysis", "BridgeReplay", "BridgeFuzz", "BridgeOTLP",
+                "BridgeAnalysis", "BridgeReplay", "BridgeFuzz", "BridgeOTLP", "BridgeConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

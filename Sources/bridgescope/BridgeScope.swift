@@ -12,6 +12,7 @@ struct BridgeScope: AsyncParsableCommand {
             RulesCommand.self,
             AnalyzeCommand.self,
             CatCommand.self,
+            ConformCommand.self,
             ExportCommand.self,
             FuzzCommand.self,
             HostCommand.self,

@@ -94,7 +94,7 @@ public struct Violation: Sendable, Hashable, CustomStringConvertible {
 
     /// The rule of the protocol the host's answer breaks, with its PROTOCOL.md section: a
     /// finding names one, or it is not a finding (docs/FUZZING.md).
-    var protocolRule: String {
+    public var protocolRule: String {
         if let rule { return rule }
         let sig = signature
         switch oracle {

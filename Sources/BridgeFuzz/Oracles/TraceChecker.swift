@@ -51,6 +51,28 @@ public struct TraceChecker: Sendable {
 
     /// Runs the oracles; `features` collects behaviour features for corpus feedback.
     public func check(_ trace: Trace, features: inout FeatureSink) -> [Violation] {
+        judge(trace, features: &features).violations
+    }
+
+    /// What the oracles concluded about one trace, with the model's explanation.
+    public struct Judgement: Sendable {
+        /// The violations, in the order found.
+        public var violations: [Violation]
+        /// The legal explanation the model found, if it found one.
+        public var explanation: Explanation?
+        /// Why the model could not decide, if it could not.
+        public var undecided: String?
+    }
+
+    /// Runs the oracles and keeps the model's explanation (for `conform`).
+    public func judge(_ trace: Trace) -> Judgement {
+        var sink = FeatureSink()
+        return judge(trace, features: &sink)
+    }
+
+    func judge(_ trace: Trace, features: inout FeatureSink) -> Judgement {
+        var explanation: Explanation?
+        var undecided: String?
         var violations: [Violation] = []
         var seen: Set<String> = []
         func fail(_ v: Violation) {
@@ -79,8 +101,10 @@ public struct TraceChecker: Sendable {
         if !oracles.isDisjoint(with: [.oneResponse, .oneCapturePerSlot, .capabilityQuery]) {
             switch ExplanationChecker(model: hostModel(models)).check(history) {
             case .violated(let v): fail(Violation(v))
-            case .undecided: features.add("model", "undecided")
-            case .explained(let e): for c in e.distinctChoices { features.add("choice", c.rawValue) }
+            case .undecided(let why): features.add("model", "undecided"); undecided = why
+            case .explained(let e):
+                explanation = e
+                for c in e.distinctChoices { features.add("choice", c.rawValue) }
             }
         }
         if let failure = trace.targetFailure, !trace.cutShort {
@@ -96,7 +120,7 @@ public struct TraceChecker: Sendable {
             fail(Violation(.pendingDrains, signature: "timers-left", "\(t) timer(s) still scheduled after the web side went quiet"))
         }
         for f in trace.extraFeatures { features.add(raw: f) }
-        return violations
+        return Judgement(violations: violations, explanation: explanation, undecided: undecided)
     }
 
     /// The model this checker puts to ``ExplanationChecker``: strict or lenient, the
