@@ -61,6 +61,10 @@ public enum ConformanceSuite {
               (0..<60).map { request("c2-10-\($0)", $0 % 3 == 0 ? "capability.query" : "nfc.read") }),
         .init("2.11", "§2", "a capture then a query", "the query is answered whether or not the capture still runs",
               [request("c2-11a", "camera.document.capture", data: #"{"side":"front"}"#), request("c2-11b", "capability.query")]),
+        .init("2.12", "§2", "six document captures at once", "at most one served at a time: the others BUSY, or served in the order sent",
+              (0..<6).map { request("c2-12-\($0)", "camera.document.capture", data: #"{"side":"front"}"#) }),
+        .init("2.13", "§2", "six selfie captures at once", "at most one served at a time: the others BUSY, or served in the order sent",
+              (0..<6).map { request("c2-13-\($0)", "camera.selfie.capture") }),
     ]
 
     static let capabilities: [ConformanceCase] = [
@@ -84,6 +88,9 @@ public enum ConformanceSuite {
         .init("4.7", "§4", "a non-ASCII action", "answered once (INVALID_REQUEST, or routed)", [request("c4-7", "caméra.document.capture"), request("c4-7b", "\u{0441}amera.selfie.capture")]),
         .init("4.8", "§4", "invalid UTF-8", "not answered", bytes: [Array(#"{"version":"1.0","correlationId":"c4-8","type":"request","timestamp":1,"payload":{"action":"nfc.read","data":{"x":""#.utf8) + [0xFF, 0xFE] + Array(#""}}}"#.utf8)]),
         .init("4.9", "§4", "data that is not an object", "answered INVALID_REQUEST, or routed", [request("c4-9", "nfc.read", data: "[1,2]")]),
+        .init("4.10", "§3, §7", "capture data of the wrong types", "answered once each (any status), no crash",
+              [request("c4-10a", "camera.document.capture", data: #"{"side":42}"#), request("c4-10b", "camera.selfie.capture", data: #"{"side":{"x":[]}}"#),
+               request("c4-10c", "camera.document.capture", data: #"{"documentType":null,"side":["front"]}"#)]),
     ]
 
     static let limits: [ConformanceCase] = [

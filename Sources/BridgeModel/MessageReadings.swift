@@ -45,7 +45,12 @@ struct MessageReadings: Sendable {
         }
         guard case .object(let object) = doc.value else { return [Self.none] }
         var out: [Reading] = []
-        if let ours = malformed(d, object: object) { out.append(ours) }
+        if var ours = malformed(d, object: object) {
+            // With duplicate keys, routing is what the first-wins and last-wins readings
+            // below say; this one is the message taken as invalid.
+            if !doc.duplicateKeys.isEmpty { ours.requests[0].ways.removeAll { if case .routedAsFar = $0.kind { return true }; return false } }
+            out.append(ours)
+        }
         guard !strict else { return out.isEmpty ? [Self.none] : out }
         if !doc.duplicateKeys.isEmpty {
             for (choice, keepFirst) in [(LegalChoice.duplicateKeysFirstWins, true), (.duplicateKeysLastWins, false)] {

@@ -67,11 +67,13 @@ struct ConformCommand: AsyncParsableCommand {
                 var t = StdioTarget(command: cmd, scenario: nil)
                 t.strict = strict
                 t.responseTimeoutMs = responseTimeout
+                t.maxStepDelayMs = 10_000
                 target = t
             case .webSocket(let url):
                 var t = WebSocketTarget(url: url, scenario: nil)
                 t.strict = strict
                 t.responseTimeoutMs = responseTimeout
+                t.maxStepDelayMs = 10_000
                 target = t
             }
             runners.append(ConformanceRunner(target: target, name: spec.description, strict: strict || spec == .inproc))

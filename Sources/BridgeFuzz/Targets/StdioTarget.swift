@@ -29,7 +29,7 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
     /// Longest real wait of one step: over the wire the oracles judge the order of
     /// messages, not the length of pauses, so delays are compressed to keep hundreds of
     /// cases a second. Default 1 ms.
-    var maxStepDelayMs: Int64 = 1
+    public var maxStepDelayMs: Int64 = 1
     /// How long after its case an unanswered id may still be answered: a later case that
     /// sends the same id first waits for the rest of this time (the two answers could not
     /// be told apart), then takes the id over. Ids that do not collide cost nothing:

@@ -24,7 +24,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
     /// Longest real wait of one step, taken only while an answer is outstanding (as for
     /// `stdio:`: the oracles judge the order of messages, not the length of pauses).
     /// Default 1 ms.
-    var maxStepDelayMs: Int64 = 1
+    public var maxStepDelayMs: Int64 = 1
     /// How long the connection must stay quiet after the last final answer before the
     /// case ends (a second answer sent with the first shows up in it). Default 5 ms.
     var settleMs: Int64 = 5
