@@ -190,6 +190,8 @@ function parseJson(text, maxDepth) {
 // ---------------------------------------------------------------------------
 // Envelope rules (§1).
 
+// A member's value as quoted in logs and error messages, cut to a readable length.
+const quote = (s) => JSON.stringify(s.length > 80 ? s.slice(0, 80) + '...' : s);
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const ACTION_NAME = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+$/; // a dot-separated name
 const VERSION = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
@@ -203,7 +205,7 @@ function checkRequest(msg) {
   if (!Object.hasOwn(msg, 'version')) return invalid('version is missing');
   if (typeof version !== 'string') return invalid('version must be a string');
   const v = VERSION.exec(version);
-  if (!v) return invalid(`version "${version}" is not MAJOR.MINOR`);
+  if (!v) return invalid(`version ${quote(version)} is not MAJOR.MINOR`);
   if (v[1] !== '1') {
     return { code: 'VERSION_MISMATCH', message: `Protocol version ${version} is not supported (this host speaks 1.x)` };
   }
@@ -309,7 +311,7 @@ class BridgeHost {
   }
 
   fail(id, action, code, message, recoverable, status = 'error') {
-    this.log('notice', `${id}: ${status} ${code}: ${message}`);
+    this.log('notice', `${quote(id)}: ${status} ${code}: ${message}`);
     this.finish(id, action, status, { error: { code, message, recoverable } });
   }
 
@@ -338,31 +340,31 @@ class BridgeHost {
     if (typeof id !== 'string' || id === '') return this.log('notice', 'request without a non-empty string correlationId, not answered');
     const action = answerAction(msg);
     if (bug === 'non-ascii-silent' && /[^\x00-\x7f]/.test(action)) {
-      return this.io.log('notice', `planted bug non-ascii-silent: ${id} not answered`);
+      return this.io.log('notice', `planted bug non-ascii-silent: ${quote(id)} not answered`);
     }
 
     if (this.open.has(id)) {
       // Not this request's final response: the open request keeps its own (§7).
-      this.log('notice', `${id}: BUSY, the correlationId belongs to a request still in progress`);
+      this.log('notice', `${quote(id)}: BUSY, the correlationId belongs to a request still in progress`);
       this.respond(id, action, 'error', {
-        error: { code: 'BUSY', message: `correlationId "${id}" is in use by a request still in progress`, recoverable: true },
+        error: { code: 'BUSY', message: `correlationId ${quote(id)} is in use by a request still in progress`, recoverable: true },
       });
       return undefined;
     }
     if (this.answered.has(id)) {
-      return this.fail(id, action, 'INVALID_REQUEST', `correlationId "${id}" was already answered`, false);
+      return this.fail(id, action, 'INVALID_REQUEST', `correlationId ${quote(id)} was already answered`, false);
     }
     const problem = parsed.tooDeep ? invalid(`nesting deeper than ${MAX_DEPTH}`) : checkRequest(msg);
     if (problem) return this.fail(id, action, problem.code, problem.message, false);
-    if (msg.timestamp < SECONDS_LOOKING) this.log('notice', `${id}: timestamp ${msg.timestamp} looks like seconds (accepted)`);
+    if (msg.timestamp < SECONDS_LOOKING) this.log('notice', `${quote(id)}: timestamp ${msg.timestamp} looks like seconds (accepted)`);
     return this.route(id, action);
   }
 
   noteNonRequest(msg) {
     const what = typeof msg.type === 'string' ? msg.type : 'message without a type';
-    if (what === 'event') this.log('debug', `event ${answerAction(msg)} from the web side, not answered`);
+    if (what === 'event') this.log('debug', `event ${quote(answerAction(msg))} from the web side, not answered`);
     else if (what === 'response') this.log('notice', 'a response from the web side is the wrong direction, not answered');
-    else this.log('notice', `${what}: not a request, not answered`);
+    else this.log('notice', `${quote(what)}: not a request, not answered`);
   }
 
   route(id, action) {
@@ -378,7 +380,7 @@ class BridgeHost {
     }
     if (CAPTURE_SLOTS.has(action)) return this.capture(id, action, CAPTURE_SLOTS.get(action));
     if (action === 'nfc.read') return this.readNfc(id, action);
-    return this.fail(id, action, 'UNSUPPORTED_ACTION', `Action "${action}" is not supported by this host`, false, 'unsupported');
+    return this.fail(id, action, 'UNSUPPORTED_ACTION', `Action ${quote(action)} is not supported by this host`, false, 'unsupported');
   }
 
   capture(id, action, slot) {
@@ -400,7 +402,7 @@ class BridgeHost {
     if (this.config.bug === 'hang' && id.endsWith('7')) {
       this.open.set(id, action);
       this.hung = true;
-      this.io.log('notice', `planted bug hang: ${id} never answered; no longer reading stdin`);
+      this.io.log('notice', `planted bug hang: ${quote(id)} never answered; no longer reading stdin`);
       this.io.onHang();
       return new Promise(() => {});
     }
@@ -416,7 +418,7 @@ class BridgeHost {
   later(id, action, answer) {
     this.open.set(id, action);
     const ms = captureDelay(id, this.config.delay);
-    this.log('debug', `${id}: ${action} answered in ${ms} ms`);
+    this.log('debug', `${quote(id)}: ${action} answered in ${ms} ms`);
     return new Promise((resolve) => setTimeout(() => resolve(answer()), ms));
   }
 }
