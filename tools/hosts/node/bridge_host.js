@@ -332,8 +332,9 @@ class BridgeHost {
 
     const bug = this.config.bug;
     const data = isObject(msg.payload) ? msg.payload.data : undefined;
-    if (bug === 'crash' && isObject(data) && Object.hasOwn(data, 'crash')) {
-      this.io.log('notice', 'planted bug crash: data has a "crash" member; exiting with status 3');
+    // A type confusion a real host could have: `side` read as a string without a check.
+    if (bug === 'crash' && isObject(data) && Object.hasOwn(data, 'side') && typeof data.side !== 'string') {
+      this.io.log('notice', 'planted bug crash: data.side is not a string; exiting with status 3');
       return this.io.exit(3);
     }
     const id = msg.correlationId;

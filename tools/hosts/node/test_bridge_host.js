@@ -384,8 +384,8 @@ test('bug wrong-action: the selfie success carries the document action', async (
   assert.equal(a.payload.action, 'camera.document.capture');
 });
 
-test('bug crash: a "crash" member in data exits 3 after what was written', async () => {
-  const lines = [req('q', 'capability.query'), req('c', 'nfc.read', { crash: 0 }), req('after', 'capability.query')];
+test('bug crash: data.side that is not a string exits 3 after what was written', async () => {
+  const lines = [req('q', 'capability.query'), req('c', 'camera.document.capture', { side: 42 }), req('after', 'capability.query')];
   const correct = await run(lines);
   assert.equal(correct.code, 0);
   assert.equal(only(correct.out, 'c').payload.status, 'success');
