@@ -159,7 +159,7 @@ let package = Package(
         .target(
             name: "BridgeReplay",
             dependencies: [
-                "BridgeReport", "BridgeHost", "BridgeClock", "BridgeServer", "BridgeTransport", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
+                "BridgeModel", "BridgeReport", "BridgeHost", "BridgeClock", "BridgeServer", "BridgeTransport", "BridgeArchive", "BridgeProtocol", "BridgeJSON",
                 "BridgeWebSocket", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

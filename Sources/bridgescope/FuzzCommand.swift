@@ -44,6 +44,9 @@ struct FuzzCommand: AsyncParsableCommand {
     var runs: UInt64?
     @Option(help: "Seed of the run's random generator.")
     var seed: UInt64 = 1
+    @Option(name: .customLong("max-findings"), help: ArgumentHelp("Stop once N new findings were written (a nightly job that needs one reproducer, a test).", valueName: "N"))
+    var maxFindings: Int?
+
     @Option(help: "Worker processes (in-process target), or runs side by side against a black-box target, each with its own host processes.")
     var jobs = 1
     @Option(help: "Report format: text, json or junit.")
@@ -120,6 +123,8 @@ struct FuzzCommand: AsyncParsableCommand {
             o.seconds = s
         }
         o.runs = runs
+        if let maxFindings, maxFindings < 1 { throw ValidationError("--max-findings must be at least 1") }
+        o.maxFindings = maxFindings
         if time == nil && runs == nil && reproduce == nil && !replay { o.seconds = 600 }
         o.seed = seed
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") }

@@ -100,7 +100,7 @@ import Testing
         #expect(junit.stdout.contains("<testcase classname=\"bridgescope.fuzz\" name=\"one-response\""))
         let text = try runBridgescope(["fuzz", "--corpus", corpus, "--runs", "20"])
         #expect(text.stdout.contains("no new findings"))
-        for bad in [["--format", "xml"], ["--time", "ten"], ["--target", "tcp://x"], ["--jobs", "0"], ["--mode", "x"]] {
+        for bad in [["--format", "xml"], ["--time", "ten"], ["--target", "tcp://x"], ["--jobs", "0"], ["--mode", "x"], ["--max-findings", "0"]] {
             #expect(try runBridgescope(["fuzz", "--corpus", corpus] + bad).status == 2, "\(bad)")
         }
         #expect(try runBridgescope(["fuzz", "--reproduce", "/nonexistent.jsonl"]).status == 2)

@@ -10,6 +10,8 @@ public struct FuzzConfiguration: @unchecked Sendable {
     public var maxRuns: UInt64?
     /// Stop after this many seconds.
     public var maxSeconds: Double?
+    /// Stop once this many new findings were reported (`--max-findings`), when set.
+    public var maxFindings: Int?
     /// Minimize findings. Default true.
     public var minimize: Bool
     /// Executions one minimization may spend. Default 3,000.

@@ -76,6 +76,7 @@ public final class FuzzEngine {
         for s in seeds {
             if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { break }
             if let end = runDeadline, clock.now >= end { break }
+            if enoughFindings { break }
             let input = target.supportsToggles ? s : s.withoutToggles
             let (violations, fresh) = await evaluate(input, cacheMessages: true)
             corpus.append(input)
@@ -97,6 +98,12 @@ public final class FuzzEngine {
     }
     var budgetsStarted = false
 
+    /// Whether `--max-findings` new findings were reported.
+    var enoughFindings: Bool {
+        guard let n = configuration.maxFindings else { return false }
+        return stats.findings.values.reduce(0, +) >= n
+    }
+
     public func run(stop: () -> Bool = { false }) async {
         startBudgets()
         // In-process cases take microseconds: look at the clock every 8; over the wire one
@@ -105,6 +112,7 @@ public final class FuzzEngine {
         var sinceCheck = 0
         while true {
             if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { break }
+            if enoughFindings { break }
             sinceCheck += 1
             if sinceCheck >= every {
                 sinceCheck = 0

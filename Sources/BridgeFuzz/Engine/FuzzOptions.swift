@@ -62,6 +62,8 @@ public struct FuzzOptions: Sendable {
     public var seconds: Double?
     /// Execution budget.
     public var runs: UInt64?
+    /// Stop once this many new findings were written (`--max-findings`).
+    public var maxFindings: Int?
     /// The seed (worker `i` uses `seed + i`).
     public var seed: UInt64 = 1
     /// Worker processes (in-process target only). Default 1.
@@ -129,6 +131,7 @@ public struct FuzzOptions: Sendable {
     func workerArguments(seed: UInt64, seconds: Double?, runs: UInt64?, slot: String) -> [String] {
         var a = ["fuzz", "--worker", "--slot", slot, "--seed", String(seed), "--corpus", corpus, "--mode", mode.rawValue,
                  "--images", images.rawValue]
+        if let maxFindings { a += ["--max-findings", String(maxFindings)] }
         if let seconds { a += ["--time", String(format: "%.3f", seconds)] }
         if let runs { a += ["--runs", String(runs)] }
         if let scenarioPath { a += ["--scenario", scenarioPath] }

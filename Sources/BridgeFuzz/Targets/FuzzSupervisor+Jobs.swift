@@ -23,6 +23,7 @@ extension FuzzSupervisor {
             if let p = options.scenarioPath { a += ["--scenario", p] }
             a += ["--findings", options.findingsDir ?? store.regressions]
             if options.strict { a.append("--strict") }
+            if let n = options.maxFindings { a += ["--max-findings", String(n)] }
             if let r = options.responseTimeoutMs { a += ["--response-timeout", String(r)] }
             if let n = options.casesPerProcess { a += ["--cases-per-process", String(n)] }
             if options.webSocketDeflate { a.append("--ws-deflate") }

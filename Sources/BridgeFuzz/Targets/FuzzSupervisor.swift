@@ -85,6 +85,7 @@ public final class FuzzSupervisor {
         if let probe = (target as? any ProbingTarget) { try await probe.probe() }
         var config = FuzzConfiguration(seed: options.seed, mode: options.mode, oracles: Set(Oracle.overTheWire),
                                        maxRuns: options.runs, maxSeconds: options.seconds, minimizeBudget: 300)
+        config.maxFindings = options.maxFindings
         var lastStatus = clock.now
         config.progress = { [self] stats in
             if clock.now - lastStatus >= .seconds(1) {

@@ -24,6 +24,7 @@ public enum FuzzWorker {
         let slot = try SharedInputSlot(path: slotPath, create: false)
         var lastStats = ContinuousClock.now
         var config = FuzzConfiguration(seed: options.seed, mode: options.mode, maxRuns: options.runs, maxSeconds: options.seconds)
+        config.maxFindings = options.maxFindings
         config.progress = { stats in
             let now = ContinuousClock.now
             guard now - lastStats >= .seconds(1) else { return }

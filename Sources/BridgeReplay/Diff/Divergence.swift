@@ -27,6 +27,9 @@ public struct Divergence: Sendable, Hashable, CustomStringConvertible {
         public static let extraEvent = Kind(rawValue: "extra-event")
         /// The target closed the connection before every message was sent.
         public static let closedEarly = Kind(rawValue: "closed-early")
+        /// What the target answered is something no legal host could answer (the protocol
+        /// model, whatever the recording holds).
+        public static let protocolViolation = Kind(rawValue: "protocol-violation")
         /// The connection could not be replayed at all.
         static let connectionError = Kind(rawValue: "connection-error")
     }

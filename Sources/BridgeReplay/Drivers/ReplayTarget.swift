@@ -39,6 +39,12 @@ public enum ReplayTarget: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether this is the in-process reference host (judged by its own §7 choices).
+    var isInproc: Bool {
+        if case .inproc = self { return true }
+        return false
+    }
+
     /// The target as written.
     public var description: String {
         switch self {

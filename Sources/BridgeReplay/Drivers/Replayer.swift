@@ -36,6 +36,8 @@ public struct Replayer: Sendable {
             if error == nil {
                 divergences = differ.diff(expected: plan.expected, actual: run.observed, connection: plan.id,
                                           uncompared: plan.uncompared, reportExtraHostMessages: !plan.isCut)
+                let judge = ProtocolJudge(strict: options.target.isInproc, exactTiming: options.usesVirtualTime)
+                if let v = judge.judge(run.observed, connection: plan.id, cut: plan.isCut || run.closedEarly) { divergences.append(v) }
                 if run.closedEarly {
                     divergences.append(Divergence(connection: plan.id, kind: .closedEarly,
                                                   message: "the target closed the connection after \(run.sent) of \(run.planned) message(s)"))
