@@ -24,6 +24,10 @@ public struct HostHistory: Sendable {
     /// Typed slots something before this history may still hold (an earlier case on the
     /// same host process): a BUSY on them is explained.
     public var heldSlots: Set<SlotKind> = []
+    /// Ids whose first final answer came but whose further answers the observer did not
+    /// wait for (a black-box target waits for one final answer per id): a request under
+    /// one of them that has no answer is not a finding, since its answer may be on its way.
+    public var lateIds: Set<String> = []
 
     /// Creates an empty history.
     public init(exactTiming: Bool) {

@@ -76,4 +76,20 @@ struct ThirdHostTests {
         #expect(verdicts == ["fail"], "\(bug): case \(conformanceCase) gave \(verdicts) \(r.stderr.prefix(300))")
         #expect(r.status == 1)
     }
+
+    /// `replay` against another host judges it by the protocol model too: the correct host's
+    /// different data and choices are divergences from the recording, never protocol
+    /// violations; a planted bug is one.
+    @Test func replayJudgesTheTargetByTheProtocol() throws {
+        let archive = ProjectPaths.root.appendingPathComponent("captures/happy-passport.bsz").path
+        func violations(_ bug: String?) throws -> [String] {
+            let r = try runBridgescope(["replay", archive, "--target", command(bug: bug), "--format", "json"])
+            let connections = json(r)["connections"] as? [[String: Any]] ?? []
+            return connections.flatMap { ($0["divergences"] as? [[String: Any]] ?? []) }
+                .filter { $0["kind"] as? String == "protocol-violation" }.map { $0["actual"] as? String ?? "" }
+        }
+        #expect(try violations(nil) == [])
+        #expect(try violations("wrong-action") == ["wrong-action camera.selfie.capture"])
+        #expect(try violations("double-final") == ["second-final-response nfc.read"])
+    }
 }

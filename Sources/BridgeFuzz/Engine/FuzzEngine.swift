@@ -1,3 +1,4 @@
+import Foundation
 import BridgeHost
 
 /// The fuzzing loop: pick a parent from the corpus, mutate it, run it, judge it with the
@@ -211,7 +212,11 @@ public final class FuzzEngine {
                     if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { stats.unconfirmed += 1; continue }
                     confirmed = Set(await evaluate(input, cacheMessages: false, fresh: true).0.map(\.key))
                 }
-                guard confirmed!.contains(v.key) else { stats.unconfirmed += 1; continue }
+                guard confirmed!.contains(v.key) else {
+                    stats.unconfirmed += 1
+                    if ProcessInfo.processInfo.environment["BRIDGESCOPE_FUZZ_DEBUG"] != nil { FileHandle.standardError.write(Data("unconfirmed: \(v)\n".utf8)) }
+                    continue
+                }
             }
             let execsAtFind = stats.execs
             updateTime()

@@ -98,6 +98,7 @@ public struct TraceChecker: Sendable {
                 for v in outputViolations(bytes, &features) { fail(v) }
             }
         }
+        if !trace.exactTiming { history.lateIds = Self.lateIds(history).union(trace.unawaitedIds) }
         if !oracles.isDisjoint(with: [.oneResponse, .oneCapturePerSlot, .capabilityQuery]) {
             switch ExplanationChecker(model: hostModel(models)).check(history) {
             case .violated(let v): fail(Violation(v))
@@ -121,6 +122,25 @@ public struct TraceChecker: Sendable {
         }
         for f in trace.extraFeatures { features.add(raw: f) }
         return Judgement(violations: violations, explanation: explanation, undecided: undecided)
+    }
+
+    /// Ids a black-box target stopped waiting for: it waits for one final answer per id,
+    /// so where several requests shared an id and fewer final answers than requests came,
+    /// the others may still be on their way (``HostHistory/lateIds``).
+    static func lateIds(_ history: HostHistory) -> Set<String> {
+        var sent: [String: Int] = [:], answered: [String: Int] = [:]
+        let decoder = EnvelopeDecoder()
+        for e in history.events {
+            switch e {
+            case .sent(_, let bytes, _):
+                let p = decoder.decode(bytes, direction: .webToHost).partial
+                if p.type == .request, let id = p.correlationId { sent[id, default: 0] += 1 }
+            case .received(let bytes, _):
+                let p = decoder.decode(bytes, direction: .hostToWeb).partial
+                if p.type == .response, p.status != .acknowledged, let id = p.correlationId { answered[id, default: 0] += 1 }
+            }
+        }
+        return Set(sent.filter { id, n in n > 1 && (answered[id] ?? 0) >= 1 && (answered[id] ?? 0) < n }.keys)
     }
 
     /// The model this checker puts to ``ExplanationChecker``: strict or lenient, the

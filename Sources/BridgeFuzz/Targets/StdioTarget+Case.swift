@@ -163,6 +163,7 @@ extension StdioTarget {
         }
         if p.status() != nil && !trace.cutShort { exitedEarly = true }
 
+        if !fresh { trace.unawaitedIds = owed }
         let clean = !fresh && !exitedEarly && !expired && !flooded && !trace.cutShort && count < casesPerProcess
         if clean {
             let ended = clock.now
