@@ -34,11 +34,6 @@ public struct Trace: Sendable {
     /// Over the wire: typed slots an earlier case run by the same host process may still
     /// hold (a capture it sent has no final answer yet): a BUSY there is not judged.
     var slotsMaybeHeld: Set<SlotKind> = []
-    /// Over the wire: ids of what may be a request that the target did not wait for (a
-    /// kept host process's case ends without waiting for requests this project's parser
-    /// refuses; their answers become leftovers): not judged here, but in the fresh-process
-    /// confirmation, which waits for them.
-    var unawaitedIds: Set<String> = []
     /// Behaviour features beyond the messages (host log event codes), for corpus feedback.
     var extraFeatures: [UInt64] = []
 

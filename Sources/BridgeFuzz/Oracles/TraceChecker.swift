@@ -98,7 +98,7 @@ public struct TraceChecker: Sendable {
                 for v in outputViolations(bytes, &features) { fail(v) }
             }
         }
-        if !trace.exactTiming { history.lateIds = Self.lateIds(history).union(trace.unawaitedIds) }
+        if !trace.exactTiming { history.lateIds = Self.lateIds(history) }
         if !oracles.isDisjoint(with: [.oneResponse, .oneCapturePerSlot, .capabilityQuery]) {
             switch ExplanationChecker(model: hostModel(models)).check(history) {
             case .violated(let v): fail(Violation(v))

@@ -44,6 +44,9 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
     /// second answer sent with the first shows up in it). Default 3 ms; a confirmation run in a fresh
     /// process waits ``confirmSettleMs``, so an answer that comes late is seen there.
     var settleMs: Int64 = 3
+    /// How long a kept process's case waits for answers to request objects this
+    /// project's parser refuses (they are not awaited to their deadline). 20 ms.
+    static let owedWaitMs: Int64 = 20
     /// The quiet period of a confirmation run. Default 300 ms.
     var confirmSettleMs: Int64 = 300
     /// Cases one host process runs before it is replaced; 1 starts a process per case.

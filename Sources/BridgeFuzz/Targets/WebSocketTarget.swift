@@ -73,6 +73,8 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         var cutShort = false
         /// Well-formed requests without a final answer, and each one's deadline.
         var waiting: [String: ContinuousClock.Instant] = [:]
+        /// The other ids a request object with duplicate keys carries.
+        var waitGroups: [String: [String]] = [:]
         /// Ids of what may be a request, until some answer carries them.
         var owed: Set<String> = []
         let decoder = EnvelopeDecoder()
@@ -84,13 +86,22 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             lastReceived = .now
             guard d.partial.type == .response, let id = d.partial.correlationId else { return }
             owed.remove(id)
-            if d.partial.status != .acknowledged { waiting[id] = nil }
+            if d.partial.status != .acknowledged {
+                waiting[id] = nil
+                for other in waitGroups[id] ?? [] { waiting[other] = nil }
+            }
         }
 
         func sent(_ bytes: [UInt8], step: Int, atMs: Int64, deadline: (String) -> ContinuousClock.Instant) {
             let d = decoder.decode(bytes, direction: .webToHost)
             lock.lock(); defer { lock.unlock() }
-            if let e = d.envelope, d.isValid, e.type == .request { waiting[e.correlationId] = deadline(e.payload.action.rawValue) }
+            // Every request object is answered, whatever else is wrong with it (§7).
+            if let r = RequestObject(bytes) {
+                for id in r.ids {
+                    waiting[id] = deadline(r.action ?? "")
+                    if r.ids.count > 1 { waitGroups[id] = r.ids.filter { $0 != id } }
+                }
+            }
             if d.partial.type == .request { owed.formUnion(LooseIds.scan(bytes)) }
             events.append(.sent(step: step, bytes: bytes, atMs: atMs))
         }
