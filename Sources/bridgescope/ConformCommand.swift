@@ -60,21 +60,9 @@ struct ConformCommand: AsyncParsableCommand {
         for text in targets.isEmpty ? ["inproc"] : targets {
             let spec: FuzzOptions.TargetSpec
             do { spec = try FuzzOptions.TargetSpec(parsing: text) } catch { throw ValidationError("--target \(text): \(error)") }
-            let target: any FuzzTarget
-            switch spec {
-            case .inproc: target = InProcessTarget()
-            case .stdio(let cmd):
-                var t = StdioTarget(command: cmd, scenario: nil)
-                t.strict = strict
-                t.responseTimeoutMs = responseTimeout
-                t.maxStepDelayMs = 10_000
-                target = t
-            case .webSocket(let url):
-                var t = WebSocketTarget(url: url, scenario: nil)
-                t.strict = strict
-                t.responseTimeoutMs = responseTimeout
-                t.maxStepDelayMs = 10_000
-                target = t
+            let target = spec.makeTarget(scenario: nil, strict: strict, responseTimeoutMs: responseTimeout, maxStepDelayMs: 10_000)
+            if let probing = target as? any ProbingTarget {
+                do { try await probing.probe() } catch { printError("error: \(error)"); throw Exit.usage }
             }
             runners.append(ConformanceRunner(target: target, name: spec.description, strict: strict || spec == .inproc))
         }

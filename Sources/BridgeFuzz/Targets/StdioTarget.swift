@@ -77,7 +77,7 @@ public struct StdioTarget: FuzzTarget, ProbingTarget {
         return c
     }
 
-    func probe() async throws {
+    package func probe() async throws {
         let p = try ChildProcess(executable: "/bin/sh", arguments: ["-c", command])
         p.closeStdin()
         let deadline = ContinuousClock.now + .seconds(10)

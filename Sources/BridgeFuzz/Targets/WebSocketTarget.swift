@@ -56,7 +56,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
     /// Default false: every answer §7 allows is accepted.
     public var strict = false
 
-    func probe() async throws {
+    package func probe() async throws {
         do {
             try await WebSocketClient.withConnection(to: url, options: .init(connectTimeout: 3)) { _ in }
         } catch {
