@@ -38,6 +38,13 @@ import Testing
         }
     }
 
+    @Test func aHostThatCannotRunAndAFullDiskExitTwo() throws {
+        let missing = try runBridgescope(["conform", "--target", "stdio:/nonexistent/host --stdio"])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot run"), "\(missing.stderr)")
+        let full = try runBridgescope(["conform", "--cases", "1.1", "-o", "/dev/full"])
+        #expect(full.status == 2 && full.stderr.contains("error"), "\(full.stderr)")
+    }
+
     @Test func theDocumentListsEveryCase() throws {
         let doc = try String(contentsOf: ProjectPaths.root.appendingPathComponent("docs/CONFORMANCE.md"), encoding: .utf8)
         let list = try runBridgescope(["conform", "--list"]).stdout.split(separator: "\n")

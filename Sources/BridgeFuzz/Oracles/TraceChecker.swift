@@ -98,6 +98,10 @@ public struct TraceChecker: Sendable {
                 for v in outputViolations(bytes, &features) { fail(v) }
             }
         }
+        // A crash first: what it leaves unanswered follows from it.
+        if let failure = trace.targetFailure, !trace.cutShort {
+            fail(Violation(.crash, signature: "target-failed", failure))
+        }
         if !trace.exactTiming { history.lateIds = Self.lateIds(history) }
         if !oracles.isDisjoint(with: [.oneResponse, .oneCapturePerSlot, .capabilityQuery]) {
             switch ExplanationChecker(model: hostModel(models)).check(history) {
@@ -107,9 +111,6 @@ public struct TraceChecker: Sendable {
                 explanation = e
                 for c in e.distinctChoices { features.add("choice", c.rawValue) }
             }
-        }
-        if let failure = trace.targetFailure, !trace.cutShort {
-            fail(Violation(.crash, signature: "target-failed", failure))
         }
         if trace.neverQuiet {
             fail(Violation(.pendingDrains, signature: "never-quiet", "the host still had timers \(FuzzLimits.quietLimitMs) ms after the last step"))
