@@ -3,6 +3,7 @@
 #   tools/bench/fuzz/run.sh speed [SECONDS]         in-process single-envelope execs/s (default 3 s per line)
 #   tools/bench/fuzz/run.sh libfuzzer [SECONDS]     each libFuzzer target under ASan, execs/s and coverage (default 20 s each)
 #   tools/bench/fuzz/run.sh variants [BUDGET] [RUNS] bug-finding: structure-aware vs plain bytes on broken hosts (default 60 s, 5 runs)
+#   tools/bench/fuzz/run.sh checker [MUTANTS]       the protocol model's checker time against black-box case time (stdio hosts)
 #   tools/bench/fuzz/run.sh all
 # One job at a time (the machine is shared). Release builds; the first build takes minutes.
 set -euo pipefail
@@ -61,6 +62,7 @@ case $what in
     speed) bench speed "${1:-3}" ;;
     libfuzzer) libfuzzer "${1:-20}" ;;
     variants) bench variants "${1:-60}" "${2:-5}" ;;
+    checker) swift build -c release --product bridgescope >/dev/null; bench checker "${1:-200}" 20 ;;
     all) bench speed 3; libfuzzer 20; bench variants 60 5 ;;
-    *) sed -n '2,7p' "$0"; exit 2 ;;
+    *) sed -n '2,8p' "$0"; exit 2 ;;
 esac

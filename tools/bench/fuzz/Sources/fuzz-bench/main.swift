@@ -30,6 +30,14 @@ case "variants":
     let rest = Array(args.dropFirst())
     await BugFinding.run(seeds: loadSeeds { $0.hasPrefix("journey-") }, budget: Double(rest.first ?? "60") ?? 60,
                          runs: Int(rest.dropFirst().first ?? "5") ?? 5, only: rest.dropFirst(2).first)
+case "checker":
+    let rest = Array(args.dropFirst())
+    let bin = root.appendingPathComponent(".build/release/bridgescope").path
+    await CheckerCost.run(seeds: loadSeeds(), hosts: [
+        ("swift host (stdio)", "\(bin) host --stdio"),
+        ("python host", "python3 \(root.path)/tools/hosts/python/bridge_host.py"),
+        ("node host (varying captures)", "node \(root.path)/tools/hosts/node/bridge_host.js"),
+    ], mutants: Int(rest.first ?? "200") ?? 200, repeats: Int(rest.dropFirst().first ?? "20") ?? 20)
 default:
-    print("usage: fuzz-bench speed [SECONDS] | engine [SECONDS] | hunt [SECONDS] [SEED] | variants [BUDGET] [RUNS] [VARIANT]")
+    print("usage: fuzz-bench speed [SECONDS] | engine [SECONDS] | hunt [SECONDS] [SEED] | variants [BUDGET] [RUNS] [VARIANT] | checker [MUTANTS] [REPEATS]")
 }
