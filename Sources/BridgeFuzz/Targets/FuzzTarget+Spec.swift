@@ -1,26 +1,32 @@
 import BridgeHost
 
+/// The settings a black-box target shares: how strictly it is judged and how it waits.
+package protocol BlackBoxSettings {
+    var strict: Bool { get set }
+    var responseTimeoutMs: Int64? { get set }
+    var maxStepDelayMs: Int64 { get set }
+}
+
+extension StdioTarget: BlackBoxSettings {}
+extension WebSocketTarget: BlackBoxSettings {}
+
 extension FuzzOptions.TargetSpec {
     /// The target this spec names: the in-process reference host (always judged by its
     /// own choices), or a black-box host judged leniently unless `strict`, each request
     /// waiting `responseTimeoutMs` (nil: PROTOCOL.md §2's timeouts) and each step's delay
     /// honoured up to `maxStepDelayMs` (nil: the fuzzer's compression of pauses).
     public func makeTarget(scenario: Scenario?, strict: Bool, responseTimeoutMs: Int64?, maxStepDelayMs: Int64? = nil) -> any FuzzTarget {
+        func configured<T: BlackBoxSettings>(_ target: T) -> T {
+            var t = target
+            t.strict = strict
+            t.responseTimeoutMs = responseTimeoutMs
+            if let maxStepDelayMs { t.maxStepDelayMs = maxStepDelayMs }
+            return t
+        }
         switch self {
-        case .inproc:
-            return InProcessTarget(scenario: scenario ?? .default)
-        case .stdio(let command):
-            var t = StdioTarget(command: command, scenario: scenario)
-            t.strict = strict
-            t.responseTimeoutMs = responseTimeoutMs
-            if let maxStepDelayMs { t.maxStepDelayMs = maxStepDelayMs }
-            return t
-        case .webSocket(let url):
-            var t = WebSocketTarget(url: url, scenario: scenario)
-            t.strict = strict
-            t.responseTimeoutMs = responseTimeoutMs
-            if let maxStepDelayMs { t.maxStepDelayMs = maxStepDelayMs }
-            return t
+        case .inproc: return InProcessTarget(scenario: scenario ?? .default)
+        case .stdio(let command): return configured(StdioTarget(command: command, scenario: scenario))
+        case .webSocket(let url): return configured(WebSocketTarget(url: url, scenario: scenario))
         }
     }
 }
