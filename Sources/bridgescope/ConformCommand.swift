@@ -56,6 +56,8 @@ struct ConformCommand: AsyncParsableCommand {
             for c in selected { print("\(c.id)\t\(c.section)\t\(c.title): \(c.expectation)") }
             return
         }
+        // A host that exits while a case writes to it is a finding, not this process's death.
+        signal(SIGPIPE, SIG_IGN)
         var runners: [ConformanceRunner] = []
         for text in targets.isEmpty ? ["inproc"] : targets {
             let spec: FuzzOptions.TargetSpec

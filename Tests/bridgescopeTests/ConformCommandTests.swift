@@ -41,6 +41,10 @@ import Testing
     @Test func aHostThatCannotRunAndAFullDiskExitTwo() throws {
         let missing = try runBridgescope(["conform", "--target", "stdio:/nonexistent/host --stdio"])
         #expect(missing.status == 2 && missing.stderr.contains("cannot run"), "\(missing.stderr)")
+        // A host that exits at once fails its cases (no crash on any input), and conform
+        // survives writing to it.
+        let exits = try runBridgescope(["conform", "--target", "stdio:exit 0", "--cases", "1.1", "--cases", "2.10"])
+        #expect(exits.status == 1 && exits.stdout.contains("FAIL"), "\(exits.status) \(exits.stdout) \(exits.stderr)")
         let full = try runBridgescope(["conform", "--cases", "1.1", "-o", "/dev/full"])
         #expect(full.status == 2 && full.stderr.contains("error"), "\(full.stderr)")
     }
