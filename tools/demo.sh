@@ -42,3 +42,13 @@ if [[ ! .demo/passport.bsz -nt .demo/passport.tap.jsonl ]]; then
 fi
 $BIN replay .demo/passport.bsz --target inproc
 echo "exit status: $? (0 = no divergences)"
+
+step "7. Judge hosts by the conformance suite: the reference host and the Python host side by side"
+# Every case is judged by the protocol model: a failure only where no legal host could
+# have answered so; the Python host's other legal choices are named (pass-with-choice).
+if command -v python3 >/dev/null 2>&1; then
+  $BIN conform --target inproc --target "stdio:python3 tools/hosts/python/bridge_host.py" --cases 1 --cases 2 \
+    --format html -o .demo/conform.html
+  echo "exit status: $? (0 = no case failed); side by side: $(pwd)/.demo/conform.html"
+  $BIN conform --target "stdio:python3 tools/hosts/python/bridge_host.py" --cases 1 --cases 2 | tail -n 8
+fi
