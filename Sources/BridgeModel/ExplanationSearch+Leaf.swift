@@ -4,7 +4,7 @@ extension ExplanationSearch {
     mutating func leaf(_ state: State) -> Bool {
         let end = history.events.count
         if !history.cutShort {
-            for i in state.instances where i.final == nil && i.request.mustAnswer && !history.lateIds.contains(i.request.id) {
+            for i in state.instances where i.final == nil && i.request.mustAnswer && !lateIds.contains(i.request.id) {
                 let action = i.request.displayAction
                 fail(end, ModelViolation(.everyRequestAnswered, "no-final-response \(actionClass(action))",
                                          "the request \(quote(i.request.id)) (step \(step(i.event)), \(action)) got no final response" +

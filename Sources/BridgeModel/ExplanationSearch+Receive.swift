@@ -64,16 +64,5 @@ extension ExplanationSearch {
                               "a \(status) response to \(quote(id)), which no request sent so far carries", evidence: [event])
     }
 
-    func quote(_ s: String) -> String {
-        s.count > 60 ? "\"\(s.prefix(60))…\" (\(s.utf8.count) bytes)" : "\"\(s)\""
-    }
-
-    func preview(_ event: Int) -> String {
-        let bytes: [UInt8]
-        switch history.events[event] {
-        case .sent(_, let b, _), .received(let b, _): bytes = b
-        }
-        let s = String(decoding: bytes.prefix(200), as: UTF8.self)
-        return bytes.count > 200 ? s + "… (\(bytes.count) bytes)" : s
-    }
+    func quote(_ s: String) -> String { ReportText.quote(s) }
 }

@@ -61,6 +61,8 @@ struct ExplanationSearch {
     let responses: [Int: Envelope]
     /// The first sent event that carried each id (by any reading or the loose scan).
     let firstCarried: [String: Int]
+    /// Ids whose missing answers may be on their way (``HostHistory/awaitsOneFinalAnswerPerId``).
+    let lateIds: Set<String>
     var steps = 0
     var exhausted = false
     var best: (index: Int, violation: ModelViolation)?
@@ -73,6 +75,7 @@ struct ExplanationSearch {
         var readings: [Int: [Reading]] = [:]
         var responses: [Int: Envelope] = [:]
         var first: [String: Int] = [:]
+        var requested: [String: Int] = [:], answered: [String: Int] = [:]
         for (i, e) in history.events.enumerated() {
             switch e {
             case .sent(_, let bytes, _):
@@ -80,14 +83,20 @@ struct ExplanationSearch {
                 readings[i] = r
                 for id in LooseIds.scan(bytes) where first[id] == nil { first[id] = i }
                 for reading in r { for q in reading.requests where first[q.id] == nil { first[q.id] = i } }
+                if let id = r.first?.requests.first?.id { requested[id, default: 0] += 1 }
             case .received(let bytes, _):
                 let d = decoder.decode(bytes, direction: .hostToWeb)
-                if let env = d.envelope, env.type == .response { responses[i] = env }
+                if let env = d.envelope, env.type == .response {
+                    responses[i] = env
+                    if env.payload.status != .acknowledged { answered[env.correlationId, default: 0] += 1 }
+                }
             }
         }
         self.readings = readings
         self.responses = responses
         self.firstCarried = first
+        self.lateIds = history.awaitsOneFinalAnswerPerId
+            ? Set(requested.filter { id, n in n > 1 && (answered[id] ?? 0) >= 1 && (answered[id] ?? 0) < n }.keys) : []
     }
 
     mutating func run() -> ModelVerdict {
@@ -146,9 +155,6 @@ struct ExplanationSearch {
     }
 
     func actionClass(_ action: String) -> String {
-        let known: Set<String> = [Action.capabilityQuery.rawValue, Action.documentCapture.rawValue,
-                                  Action.selfieCapture.rawValue, Action.nfcRead.rawValue, "invalid"]
-        if known.contains(action) { return action }
-        return model.customActions.contains(action) ? "custom" : "other"
+        ReportText.actionClass(action) { model.customActions.contains($0) }
     }
 }

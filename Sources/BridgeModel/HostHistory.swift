@@ -24,10 +24,11 @@ public struct HostHistory: Sendable {
     /// Typed slots something before this history may still hold (an earlier case on the
     /// same host process): a BUSY on them is explained.
     public var heldSlots: Set<SlotKind> = []
-    /// Ids whose first final answer came but whose further answers the observer did not
-    /// wait for (a black-box target waits for one final answer per id): a request under
-    /// one of them that has no answer is not a finding, since its answer may be on its way.
-    public var lateIds: Set<String> = []
+    /// The observer stopped waiting at the first final answer to each id (the fuzzer's
+    /// black-box targets): where several requests shared an id and fewer final answers
+    /// than requests came, the others may still be on their way, so a request under such
+    /// an id without an answer is not a finding.
+    public var awaitsOneFinalAnswerPerId = false
 
     /// Creates an empty history.
     public init(exactTiming: Bool) {

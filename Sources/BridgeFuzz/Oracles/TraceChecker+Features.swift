@@ -1,4 +1,5 @@
 import BridgeJSON
+import BridgeModel
 import BridgeProtocol
 
 /// What the checker notes about each message apart from the model: the host's output
@@ -51,12 +52,7 @@ extension TraceChecker {
         return out
     }
 
-    func preview(_ bytes: [UInt8]) -> String {
-        let s = String(decoding: bytes.prefix(200), as: UTF8.self)
-        return bytes.count > 200 ? s + "… (\(bytes.count) bytes)" : s
-    }
+    func preview(_ bytes: [UInt8]) -> String { ReportText.preview(bytes) }
 
-    func quote(_ s: String) -> String {
-        s.count > 60 ? "\"\(s.prefix(60))…\" (\(s.utf8.count) bytes)" : "\"\(s)\""
-    }
+    func quote(_ s: String) -> String { ReportText.quote(s) }
 }

@@ -102,7 +102,7 @@ public struct TraceChecker: Sendable {
         if let failure = trace.targetFailure, !trace.cutShort {
             fail(Violation(.crash, signature: "target-failed", failure))
         }
-        if !trace.exactTiming { history.lateIds = Self.lateIds(history) }
+        history.awaitsOneFinalAnswerPerId = !trace.exactTiming
         if !oracles.isDisjoint(with: [.oneResponse, .oneCapturePerSlot, .capabilityQuery]) {
             switch ExplanationChecker(model: hostModel(models)).check(history) {
             case .violated(let v): fail(Violation(v))
@@ -123,25 +123,6 @@ public struct TraceChecker: Sendable {
         }
         for f in trace.extraFeatures { features.add(raw: f) }
         return Judgement(violations: violations, explanation: explanation, undecided: undecided)
-    }
-
-    /// Ids a black-box target stopped waiting for: it waits for one final answer per id,
-    /// so where several requests shared an id and fewer final answers than requests came,
-    /// the others may still be on their way (``HostHistory/lateIds``).
-    static func lateIds(_ history: HostHistory) -> Set<String> {
-        var sent: [String: Int] = [:], answered: [String: Int] = [:]
-        let decoder = EnvelopeDecoder()
-        for e in history.events {
-            switch e {
-            case .sent(_, let bytes, _):
-                let p = decoder.decode(bytes, direction: .webToHost).partial
-                if p.type == .request, let id = p.correlationId { sent[id, default: 0] += 1 }
-            case .received(let bytes, _):
-                let p = decoder.decode(bytes, direction: .hostToWeb).partial
-                if p.type == .response, p.status != .acknowledged, let id = p.correlationId { answered[id, default: 0] += 1 }
-            }
-        }
-        return Set(sent.filter { id, n in n > 1 && (answered[id] ?? 0) >= 1 && (answered[id] ?? 0) < n }.keys)
     }
 
     /// The model this checker puts to ``ExplanationChecker``: strict or lenient, the
@@ -172,10 +153,6 @@ public struct TraceChecker: Sendable {
     /// A coarse, stable name for an action in signatures: the known actions, the
     /// scenario's custom ids, else `other`.
     func actionClass(_ action: String) -> String {
-        let known: Set<String> = [Action.capabilityQuery.rawValue, Action.documentCapture.rawValue,
-                                  Action.selfieCapture.rawValue, Action.nfcRead.rawValue, "invalid"]
-        if known.contains(action) { return action }
-        if let model, model.custom.contains(where: { $0.id == action }) { return "custom" }
-        return "other"
+        ReportText.actionClass(action) { id in model?.custom.contains { $0.id == id } ?? false }
     }
 }
