@@ -93,24 +93,15 @@ public struct Violation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(oracle): \(message)" }
 
     /// The rule of the protocol the host's answer breaks, with its PROTOCOL.md section: a
-    /// finding names one, or it is not a finding (docs/FUZZING.md).
+    /// finding names one, or it is not a finding (docs/FUZZING.md). The protocol model's
+    /// violations carry their obligation's (``rule``, kept when a worker or job reports
+    /// one); the others are named by their oracle.
     public var protocolRule: String {
         if let rule { return rule }
-        let sig = signature
         switch oracle {
         case .crash: return "PROTOCOL.md §7: no crash on any input"
         case .hang: return "PROTOCOL.md §7: no hang on any input"
-        case .oneResponse:
-            if sig.hasPrefix("invalid-request-answer") { return "PROTOCOL.md §4 (this project's rule, --strict): a malformed request with an id is answered error INVALID_REQUEST" }
-            if sig.hasPrefix("valid-request-rejected") { return "PROTOCOL.md §2: a well-formed request is routed, not answered INVALID_REQUEST" }
-            if sig.hasPrefix("wrong-action") { return "PROTOCOL.md §2: the response carries its request's action" }
-            if sig.hasPrefix("late-response") { return "PROTOCOL.md §2: a response after the requester's timeout is late" }
-            return "PROTOCOL.md §2: each request gets exactly one final response with its correlationId"
         case .hostOutputRules: return "PROTOCOL.md §1: every host message is a valid envelope (the rules named)"
-        case .oneCapturePerSlot: return "PROTOCOL.md §2: a typed capture slot serves one request at a time; a second is answered BUSY, and BUSY only then"
-        case .capabilityQuery:
-            if sig.hasPrefix("unknown-action-answer") { return "PROTOCOL.md §2: an action nobody handles is answered unsupported UNSUPPORTED_ACTION" }
-            return "PROTOCOL.md §3: capability.query and routing agree with the host's scenario (--scenario)"
         case .pendingDrains: return "PROTOCOL.md §2: every request is answered, so nothing stays pending (reference host)"
         case .roundTrip, .jsonAgreement: return "docs/JSON.md: the parser's own contract (in-process)"
         default: return "PROTOCOL.md"

@@ -67,7 +67,8 @@ extension FuzzSupervisor {
             cases += Int(o["execs"]?.numberValue?.int64 ?? 0)
             for f in o["findings"]?.arrayValue ?? [] {
                 guard let oracle = f["oracle"]?.stringValue, let signature = f["signature"]?.stringValue else { continue }
-                let v = Violation(Oracle(rawValue: oracle), signature: signature, f["message"]?.stringValue ?? "")
+                var v = Violation(Oracle(rawValue: oracle), signature: signature, f["message"]?.stringValue ?? "")
+                v.rule = f["rule"]?.stringValue
                 guard seen.insert(v.key).inserted else {
                     // Two jobs found the same bug: the one that wrote the file names it.
                     if let file = f["file"]?.stringValue, let k = summary.findings.firstIndex(where: { $0.violation.key == v.key }),

@@ -119,7 +119,8 @@ extension FuzzSupervisor {
         }
         if let f = o["finding"]?.objectValue, let oracle = f["oracle"]?.stringValue, let signature = f["signature"]?.stringValue,
            let b64 = f["case"]?.stringValue, let bytes = Base64.decode(b64), let input = FuzzInput(binary: bytes) {
-            let v = Violation(Oracle(rawValue: oracle), signature: signature, f["message"]?.stringValue ?? "")
+            var v = Violation(Oracle(rawValue: oracle), signature: signature, f["message"]?.stringValue ?? "")
+            v.rule = f["rule"]?.stringValue
             record(FuzzFinding(violation: v, input: input, originalSteps: Int(f["originalSteps"]?.numberValue?.int64 ?? 0),
                                originalBytes: Int(f["originalBytes"]?.numberValue?.int64 ?? 0),
                                minimized: f["minimized"]?.boolValue ?? false, execs: UInt64(f["execs"]?.numberValue?.int64 ?? 0),

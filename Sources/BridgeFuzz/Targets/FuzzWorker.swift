@@ -38,6 +38,7 @@ public enum FuzzWorker {
             emit(["finding": .object(JSONObject([
                 .init(key: "oracle", value: .string(f.violation.oracle.rawValue)),
                 .init(key: "signature", value: .string(f.violation.signature)),
+                .init(key: "rule", value: .string(f.violation.protocolRule)),
                 .init(key: "message", value: .string(String(f.violation.message.prefix(4000)))),
                 .init(key: "minimized", value: .bool(f.minimized)),
                 .init(key: "originalSteps", value: .integer(Int64(f.originalSteps))),
