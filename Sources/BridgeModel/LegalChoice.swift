@@ -1,8 +1,9 @@
 /// A choice PROTOCOL.md §7 leaves to the host, as the model names it. An open set: the
 /// spelling is what reports print, and a later version may add more.
 ///
-/// The reference host's own choice of each question is ``isReferenceChoice``; `--strict`
-/// narrows the model to those (docs/CONFORMANCE.md, "The model").
+/// Only the choices other than the reference host's are named (an explanation that needs
+/// none is a plain pass); `--strict` narrows the model to the reference host's
+/// (docs/CONFORMANCE.md, "The model").
 public struct LegalChoice: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The spelling, e.g. `duplicate-keys:last-wins`.
     public let rawValue: String
@@ -17,12 +18,11 @@ public struct LegalChoice: RawRepresentable, Sendable, Hashable, Comparable, Cus
     public static let duplicateKeysFirstWins = LegalChoice(rawValue: "duplicate-keys:first-wins")
     /// Duplicate keys: the last member of a name wins.
     public static let duplicateKeysLastWins = LegalChoice(rawValue: "duplicate-keys:last-wins")
-    /// Duplicate keys: the message is invalid (the reference host).
+    /// Duplicate keys: the message is invalid, answered under another of the ids it
+    /// carries than the one the reference host reads.
     public static let duplicateKeysInvalid = LegalChoice(rawValue: "duplicate-keys:invalid")
     /// A number beyond what this project accepts (a timestamp over 2^63-1): accepted.
     public static let bigNumberAccepted = LegalChoice(rawValue: "big-number:accepted")
-    /// A request whose id is still open: ignored (the reference host).
-    public static let reusedOpenIdIgnored = LegalChoice(rawValue: "reused-open-id:ignored")
     /// A request whose id is still open: rejected (INVALID_REQUEST or BUSY).
     public static let reusedOpenIdRejected = LegalChoice(rawValue: "reused-open-id:rejected")
     /// A request whose id is still open: served as well, either answer bearing the id.
@@ -76,7 +76,6 @@ public struct LegalChoice: RawRepresentable, Sendable, Hashable, Comparable, Cus
         case .duplicateKeysLastWins: return "takes the last of duplicate keys"
         case .duplicateKeysInvalid: return "rejects a message with duplicate keys"
         case .bigNumberAccepted: return "accepts numbers beyond 2^63-1"
-        case .reusedOpenIdIgnored: return "ignores a request whose id is still open"
         case .reusedOpenIdRejected: return "rejects a request whose id is still open"
         case .reusedOpenIdServed: return "serves a request whose id is still open as well"
         case .reusedOpenIdReplaces: return "serves a request whose id is still open instead of the first"

@@ -103,7 +103,10 @@ struct MessageReadings: Sendable {
     /// Whether an envelope or payload member is `null` (an optional member given as
     /// null, §7).
     static func hasNullMember(_ bytes: [UInt8]) -> Bool {
-        guard case .object(let o)? = try? JSONParser().parse(bytes).value else { return false }
+        // Most requests hold no `null` at all: parse a second time only those that do.
+        let null = Array("null".utf8)
+        guard bytes.count >= 4, (0...(bytes.count - 4)).contains(where: { bytes[$0] == 0x6E && bytes[$0..<($0 + 4)].elementsEqual(null) }),
+              case .object(let o)? = try? JSONParser().parse(bytes).value else { return false }
         if o.members.contains(where: { $0.value.isNull }) { return true }
         if case .object(let p)? = o["payload"] { return p.members.contains { $0.value.isNull } }
         return false
