@@ -177,7 +177,7 @@ let package = Package(
         // The conformance suite (`bridgescope conform`, docs/CONFORMANCE.md).
         .target(
             name: "BridgeConformance",
-            dependencies: ["BridgeFuzz", "BridgeModel", "BridgeReport", "BridgeJSON"],
+            dependencies: ["BridgeClock", "BridgeFuzz", "BridgeModel", "BridgeReport", "BridgeJSON"],
             swiftSettings: strict
         ),
         .target(

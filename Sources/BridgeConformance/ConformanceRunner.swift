@@ -1,6 +1,6 @@
+import BridgeClock
 import BridgeFuzz
 import BridgeModel
-import Foundation
 
 /// Runs the suite's cases against one target, each on its own (a fresh host process or
 /// connection for a black-box target), and judges each trace with the target's checker,
@@ -25,10 +25,9 @@ public struct ConformanceRunner: Sendable {
         let checker = target.checker(oracles: Set(Oracle.all))
         var results: [ConformanceResult] = []
         for c in cases {
-            let started = ContinuousClock.now
+            let started = Stopwatch.monotonic.now()
             let trace = await target.confirm(c.input, until: nil)
-            let elapsed = ContinuousClock.now - started
-            let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+            let ms = Int((Stopwatch.monotonic.now() - started) / 1_000_000)
             let result = ConformanceResult(testCase: c, verdict: Self.verdict(c, checker.judge(trace)),
                                            exchange: Self.exchange(trace), milliseconds: ms)
             results.append(result)
