@@ -40,8 +40,11 @@ public struct Exchange: Sendable {
     /// Requests in the order they were sent, with their send time.
     public private(set) var requests: [(key: PairKey, sent: TimedMessage)] = []
     /// Every message sent (true) and received (false), in the order they crossed, for the
-    /// protocol model's judgement of the target (``ProtocolJudge``).
+    /// protocol model's judgement of the target (``ProtocolJudge``); kept only when
+    /// ``keepsTimeline`` (what the target answered, not the recording).
     public private(set) var timeline: [(sent: Bool, message: TimedMessage)] = []
+    /// Whether ``timeline`` is kept.
+    let keepsTimeline: Bool
     /// Responses by request, in arrival order (key occurrence -1: unsolicited).
     public private(set) var responses: [PairKey: [TimedMessage]] = [:]
     /// Keys of unsolicited responses, in arrival order of their first response.
@@ -56,12 +59,15 @@ public struct Exchange: Sendable {
     private var latest: [String: Int] = [:]
 
     /// An empty exchange.
-    public init() {}
+    public init() { keepsTimeline = false }
+
+    /// An exchange that also keeps its ``timeline``.
+    init(keepingTimeline: Bool) { keepsTimeline = keepingTimeline }
 
     /// Records a web-to-host message; returns its key when it is a request with a correlationId.
     @discardableResult
     public mutating func sent(_ message: RecordedMessage, at time: Int64) -> PairKey? {
-        timeline.append((true, TimedMessage(time: time, message: message)))
+        if keepsTimeline { timeline.append((true, TimedMessage(time: time, message: message))) }
         guard message.kind == .request, let cid = message.correlationId else { return nil }
         let n = latest[cid].map { $0 + 1 } ?? 0
         latest[cid] = n
@@ -76,7 +82,7 @@ public struct Exchange: Sendable {
     @discardableResult
     public mutating func received(_ message: RecordedMessage, at time: Int64) -> (key: PairKey, ordinal: Int)? {
         let timed = TimedMessage(time: time, message: message)
-        timeline.append((false, timed))
+        if keepsTimeline { timeline.append((false, timed)) }
         if message.kind == .response, let cid = message.correlationId {
             let key = PairKey(cid, latest[cid] ?? -1)
             if key.occurrence < 0 && responses[key] == nil { unsolicited.append(key) }

@@ -41,7 +41,7 @@ public struct ReplayScheduler: Sendable {
     /// The timing settings.
     public let timing: Timing
     /// What was sent and received, arranged for comparison.
-    public private(set) var observed = Exchange()
+    public private(set) var observed = Exchange(keepingTimeline: true)
     /// For each send so far: when it went and when it was due (ns).
     public private(set) var sendTimes: [(actual: Int64, due: Int64)] = []
     /// When the target closed the connection, if it did.
