@@ -21,6 +21,8 @@
  *
  * What is recorded, whenever and in whatever order the host or the page defines it:
  *   web → host  window.webkit.messageHandlers.gbgBridge.postMessage(object)   "msg"
+ *               (what WebKit hands the app: webkitConvert below; plus "crossing"
+ *               when that differs from what the page posted)
  *               window.GBGBridge.postMessage(jsonString)                       "text"
  *               a `message` event a frame receives from one of its child frames
  *   host → web  window.GBGBridge.receive(object | string)
@@ -300,6 +302,300 @@
     return out + text.slice(from);
   }
 
+  // ---- webkit-convert begin ----
+  // webkitConvert(value): what the native side of a WKWebView receives when a page calls
+  // window.webkit.messageHandlers.gbgBridge.postMessage(value). WebKit structured-clones
+  // the value and the app reads a JSON-like copy of the clone. Returns
+  //   { delivered: false when WebKit silently drops the whole message (no exception),
+  //     value:     the JSON-able copy the app gets; with delivered false, the same
+  //                conversion as far as it goes (what stops delivery left out or null),
+  //                so a record of the attempt keeps its correlation id,
+  //     changes:   ["<path from the message root>: <what the page had>, <what arrives>"] }
+  // A change names paths and kinds, never a value. Key order is not kept by WebKit and is
+  // never reported. MEASURED: seen on WebKitGTK 2.50.6 (native side jsc_value_to_json).
+  // GUESS: not measured yet (structured clone, then a JSON-like reading); each rule is one
+  // commented case below, easy to change. Never throws; bounded by the limits below.
+  // This block is byte-identical in tools/journey/bridge.js and tools/taps/js/bridge-tap.js
+  // (tools/taps/js/test/ compares them): change both.
+  var webkitConvert = (function () {
+    var DEPTH_LIMIT = 64;        // containers nested deeper: not converted (the tap's JSON rule)
+    var VALUE_LIMIT = 10000000;  // values (members, elements, holes) converted per message
+    var CHANGE_LIMIT = 100;      // changes listed per message; the rest are counted
+    var STOPS = "; WebKit does not deliver a message that holds one";
+    var DROP = {};               // a member that vanishes
+    var MEMBER = 1, ELEMENT = 2, ROOT = 3;
+    var bindCall = Function.prototype.bind.bind(Function.prototype.call);
+    function uncurry(f) { return typeof f === "function" ? bindCall(f) : null; }
+    function getterOf(proto, name) {
+      try { var d = proto && Object.getOwnPropertyDescriptor(proto, name); return d ? uncurry(d.get) : null; } catch (e) { return null; }
+    }
+    function methodOf(ctor, name) { return typeof ctor === "function" && ctor.prototype ? uncurry(ctor.prototype[name]) : null; }
+    var G = typeof globalThis !== "undefined" ? globalThis : typeof window !== "undefined" ? window : {};
+    var keysOf = Object.keys, getProto = Object.getPrototypeOf, defProp = Object.defineProperty, isArr = Array.isArray;
+    var quote = JSON.stringify, fromCharCode = String.fromCharCode;
+    var hasOwn = uncurry(Object.prototype.hasOwnProperty), toTag = uncurry(Object.prototype.toString);
+    var charCodeAt = uncurry(String.prototype.charCodeAt), isWellFormed = methodOf(String, "isWellFormed");
+    var dateTime = methodOf(Date, "getTime"), dateISO = methodOf(Date, "toISOString");
+    var numberValue = methodOf(Number, "valueOf"), booleanValue = methodOf(Boolean, "valueOf");
+    var stringValue = methodOf(String, "valueOf"), bigintValue = methodOf(G.BigInt, "valueOf");
+    var symbolValue = methodOf(G.Symbol, "valueOf");
+    var mapSize = getterOf(G.Map && G.Map.prototype, "size"), setSize = getterOf(G.Set && G.Set.prototype, "size");
+    var typedArrayProto = G.Uint8Array ? getProto(G.Uint8Array.prototype) : null;
+    var typedName = G.Symbol && G.Symbol.toStringTag ? getterOf(typedArrayProto, G.Symbol.toStringTag) : null;
+    var typedLength = getterOf(typedArrayProto, "length");
+    var dataViewLength = getterOf(G.DataView && G.DataView.prototype, "byteLength");
+    var bufferLength = getterOf(G.ArrayBuffer && G.ArrayBuffer.prototype, "byteLength");
+    var sharedLength = getterOf(G.SharedArrayBuffer && G.SharedArrayBuffer.prototype, "byteLength");
+    var regExpSource = getterOf(G.RegExp && G.RegExp.prototype, "source");
+    // Objects structured clone refuses (DataCloneError): like a function (GUESS).
+    var NOT_CLONEABLE = { Promise: 1, WeakMap: 1, WeakSet: 1, WeakRef: 1, FinalizationRegistry: 1, Generator: 1,
+      AsyncGenerator: 1, Window: 1, global: 1, Document: 1, HTMLDocument: 1, Text: 1, Comment: 1 };
+    function is(brand, v) { if (!brand) { return false; } try { brand(v); return true; } catch (e) { return false; } }
+    function article(name) { return ("AEIO".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name; }
+    function wellFormed(s) {
+      if (isWellFormed) { return isWellFormed(s); }
+      for (var i = 0; i < s.length; i++) {
+        var c = charCodeAt(s, i);
+        if (c < 0xD800 || c > 0xDFFF) { continue; }
+        if (c > 0xDBFF || i + 1 >= s.length) { return false; }
+        var d = charCodeAt(s, i + 1);
+        if (d < 0xDC00 || d > 0xDFFF) { return false; }
+        i++;
+      }
+      return true;
+    }
+    function replaceSurrogates(s) {
+      var out = "", run = 0;
+      for (var i = 0; i < s.length; i++) {
+        var c = charCodeAt(s, i);
+        if (c < 0xD800 || c > 0xDFFF) { continue; }
+        if (c <= 0xDBFF && i + 1 < s.length) {
+          var d = charCodeAt(s, i + 1);
+          if (d >= 0xDC00 && d <= 0xDFFF) { i++; continue; }
+        }
+        out += s.slice(run, i) + "\ufffd";
+        run = i + 1;
+      }
+      return out + s.slice(run);
+    }
+    function isIdentifier(k) {
+      if (k.length === 0) { return false; }
+      for (var i = 0; i < k.length; i++) {
+        var c = charCodeAt(k, i);
+        var letter = c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 95 || c === 36;
+        if (!letter && !(i > 0 && c >= 48 && c <= 57)) { return false; }
+      }
+      return true;
+    }
+    function memberPath(path, key) {
+      if (isIdentifier(key)) { return path === "" ? key : path + "." + key; }
+      return path + "[" + quote(key) + "]";
+    }
+
+    return function webkitConvert(input) {
+      var delivered = true, changes = [], unlisted = 0, budget = VALUE_LIMIT, overBudget = false;
+      var ancestors = [], ancestorPaths = [];
+      function note(path, text, stops) {
+        if (stops) { delivered = false; }
+        if (changes.length < CHANGE_LIMIT) { changes[changes.length] = (path === "" ? "(message)" : path) + ": " + text; } else { unlisted += 1; }
+      }
+      // What an object member becomes when the value vanishes: nothing; an array element
+      // or the message itself: null.
+      function gone(where) { return where === MEMBER ? DROP : null; }
+      function vanish(path, where, what) {       // undefined, BigInt
+        note(path, what + (where === MEMBER ? ", the member was dropped" : ", became null"));
+        return gone(where);
+      }
+      function refuse(path, where, what) {       // function, Symbol, ...: the message is not delivered
+        note(path, what + STOPS, true);
+        return gone(where);
+      }
+      function threw(path, where) {
+        note(path, "reading it threw an exception; WebKit does not deliver the message", true);
+        return gone(where);
+      }
+
+      function convert(v, path, depth, where) {
+        if (budget <= 0) {
+          if (!overBudget) {
+            overBudget = true;
+            note("", "holds more than " + VALUE_LIMIT + " values; not converted further, the message is treated as not delivered", true);
+          }
+          return gone(where);
+        }
+        budget -= 1;
+        var t = typeof v;
+        if (v === null || t === "boolean") { return v; }
+        if (t === "string") { return string(v, path); }
+        if (t === "number") { return number(v, path); }
+        // undefined: a member vanishes (MEASURED); in an array or as the message: null (GUESS)
+        if (t === "undefined") { return vanish(path, where, "undefined"); }
+        // BigInt: a member vanishes (MEASURED); in an array or as the message: null (GUESS)
+        if (t === "bigint") { return vanish(path, where, "a BigInt"); }
+        // a function anywhere: the message is never delivered, no exception (MEASURED)
+        if (t === "function") { return refuse(path, where, "a function"); }
+        // a Symbol: DataCloneError like a function (GUESS, as the brief says)
+        if (t === "symbol") { return refuse(path, where, "a Symbol"); }
+        if (t !== "object") { return refuse(path, where, "a value of type " + t); }
+        return object(v, path, depth, where);
+      }
+
+      // Strings cross as they are: U+2028, emoji, \u0000, "</script>" (MEASURED). An
+      // unpaired surrogate becomes U+FFFD (GUESS: what a UTF-8 reader gets; the taps too).
+      function string(s, path) {
+        if (wellFormed(s)) { return s; }
+        note(path, "a string with an unpaired surrogate, became U+FFFD");
+        return replaceSurrogates(s);
+      }
+      function number(n, path) {
+        // NaN and Infinity: null (MEASURED)
+        if (n !== n) { note(path, "NaN, became null"); return null; }
+        if (n === Infinity || n === -Infinity) { note(path, (n > 0 ? "Infinity" : "-Infinity") + ", became null"); return null; }
+        // -0: 0 (MEASURED)
+        if (n === 0 && 1 / n < 0) { note(path, "-0, became 0"); return 0; }
+        // 2^53+1 arrives as 2^53 (MEASURED): a JS number cannot hold it, nothing to do here
+        return n;
+      }
+
+      function object(v, path, depth, where) {
+        // Deeper than the tap's JSON rules: not converted (bridgescope's limit, not WebKit's)
+        if (depth > DEPTH_LIMIT) {
+          note(path, "nested deeper than " + DEPTH_LIMIT + " levels; not converted, the message is treated as not delivered", true);
+          return null;
+        }
+        // A cycle: structured clone keeps it, JSON cannot hold it (GUESS: not delivered)
+        for (var i = 0; i < ancestors.length; i++) {
+          if (ancestors[i] === v) {
+            note(path, "a cycle (it refers back to " + (ancestorPaths[i] === "" ? "(message)" : ancestorPaths[i]) +
+              "); JSON cannot hold it, the message is treated as not delivered", true);
+            return null;
+          }
+        }
+        ancestors[ancestors.length] = v;
+        ancestorPaths[ancestorPaths.length] = path;
+        try {
+          return shaped(v, path, depth, where);
+        } catch (e) {
+          return threw(path, where);             // a getter or a proxy trap threw
+        } finally {
+          ancestors.length -= 1;
+          ancestorPaths.length -= 1;
+        }
+      }
+
+      function shaped(v, path, depth, where) {
+        if (isArr(v)) { return array(v, path, depth); }
+        var tag = toTag(v);
+        if (tag !== "[object Object]") {
+          // a Date: an ISO string (MEASURED); an invalid Date: null (GUESS: JSON's rule)
+          if (is(dateTime, v)) {
+            var ms = dateTime(v);
+            if (ms !== ms) { note(path, "an invalid Date, became null"); return null; }
+            note(path, "a Date, became an ISO string");
+            return dateISO(v);
+          }
+          // a Map: {} (MEASURED); a Set: {} (GUESS)
+          if (is(mapSize, v)) { note(path, "a Map, became {}"); return {}; }
+          if (is(setSize, v)) { note(path, "a Set, became {}"); return {}; }
+          // a typed array: an object of its indexed elements (MEASURED for Uint8Array)
+          var name = typedName ? typedName(v) : undefined;
+          if (typeof name === "string") { return typed(v, name, path, depth); }
+          // a DataView, an ArrayBuffer, a RegExp: {} (GUESS: cloned, then no enumerable members)
+          if (is(dataViewLength, v)) { note(path, "a DataView, became {}"); return {}; }
+          if (is(bufferLength, v)) { note(path, "an ArrayBuffer, became {}"); return {}; }
+          if (is(sharedLength, v)) { note(path, "a SharedArrayBuffer, became {}"); return {}; }
+          if (is(regExpSource, v)) { note(path, "a RegExp, became {}"); return {}; }
+          // boxed primitives: their primitive, not reported (the same JSON) (GUESS)
+          if (is(numberValue, v)) { return number(numberValue(v), path); }
+          if (is(booleanValue, v)) { return booleanValue(v); }
+          if (is(stringValue, v)) { return string(stringValue(v), path); }
+          if (is(bigintValue, v)) { return vanish(path, where, "a BigInt object"); }
+          if (is(symbolValue, v)) { return refuse(path, where, "a Symbol object"); }
+          // an Error: {} (GUESS: cloned with its message, which is not enumerable)
+          if (tag === "[object Error]") { note(path, "an Error, became {}"); return {}; }
+          // what structured clone refuses, DOM nodes and windows included: not delivered (GUESS)
+          var kind = tag.slice(8, -1);
+          if (hasOwn(NOT_CLONEABLE, kind) || kind.slice(-7) === "Element") { return refuse(path, where, article(kind)); }
+        }
+        return plain(v, path, depth);
+      }
+
+      // Arrays: elements in order; a hole becomes null (GUESS); named members of an
+      // array are cloned but JSON has no place for them: dropped (GUESS).
+      function array(v, path, depth) {
+        var length = v.length, out = [], present = 0;
+        if (!(length <= budget)) {
+          note(path, "an array of length " + length + ", longer than bridgescope converts; the message is treated as not delivered", true);
+          return null;
+        }
+        for (var i = 0; i < length; i++) {
+          var at = path + "[" + i + "]";
+          if (!hasOwn(v, i)) {
+            budget -= 1;
+            note(at, "an array hole, became null");
+            out[i] = null;
+            continue;
+          }
+          present += 1;
+          out[i] = convert(v[i], at, depth + 1, ELEMENT);
+        }
+        var keys = keysOf(v);
+        for (var k = present; k < keys.length; k++) {   // indices come first in keys order
+          note(memberPath(path, keys[k]), "a named member of an array, dropped");
+        }
+        return out;
+      }
+
+      function typed(v, name, path, depth) {
+        var length = typedLength(v), out = {};
+        if (!(length <= budget)) {
+          note(path, article(name) + " of length " + length + ", longer than bridgescope converts; the message is treated as not delivered", true);
+          return null;
+        }
+        note(path, article(name) + ", became an object of its " + length + " elements");
+        for (var i = 0; i < length; i++) {
+          var r = convert(v[i], path + "[" + i + "]", depth + 1, MEMBER);
+          if (r !== DROP) { out[i] = r; }
+        }
+        return out;
+      }
+
+      // Plain objects and class instances: own enumerable members (structured clone);
+      // getters are read. An inherited toJSON is not called (GUESS).
+      function plain(v, path, depth) {
+        var keys = keysOf(v), out = {};
+        var toJSON = v.toJSON;
+        if (typeof toJSON === "function" && !hasOwn(v, "toJSON")) {
+          note(path, "an object with an inherited toJSON method; WebKit does not call it, its own members crossed");
+        }
+        for (var i = 0; i < keys.length; i++) {
+          var key = keys[i], item;
+          if (!wellFormed(key)) {
+            key = replaceSurrogates(key);
+            note(memberPath(path, key), "a member name with an unpaired surrogate, became U+FFFD");
+          }
+          var at = memberPath(path, key);
+          try { item = v[keys[i]]; } catch (e) { threw(at, MEMBER); continue; }
+          var r = convert(item, at, depth + 1, MEMBER);
+          if (r === DROP) { continue; }
+          if (key === "__proto__") { defProp(out, key, { value: r, enumerable: true, writable: true, configurable: true }); } else { out[key] = r; }
+        }
+        return out;
+      }
+
+      var value;
+      try {
+        value = convert(input, "", 1, ROOT);
+      } catch (e) {
+        note("", "bridgescope could not convert it; treated as not delivered", true);
+        value = null;
+      }
+      if (unlisted > 0) { changes[changes.length] = "(message): " + unlisted + " more changes not listed"; }
+      return { delivered: delivered, value: value === DROP ? null : value, changes: changes };
+    };
+  })();
+  // ---- webkit-convert end ----
+
   // ---- lines ------------------------------------------------------------------------
   function prefix(dir) {
     return "{\"t\":" + now() + ",\"dir\":\"" + dir + "\"" + (conn !== null ? ",\"conn\":" + stringify(conn) : "");
@@ -321,18 +617,35 @@
     }
   }
   function recordValue(dir, value, extra) { emit(lineFor(dir, value, extra)); }
+  // An iOS-shape post (webkit.messageHandlers.gbgBridge.postMessage) of anything but a
+  // string: the line holds what WebKit hands the app (webkitConvert), followed by a
+  // `crossing` member when that differs from what the page posted or never reaches the
+  // app (docs/TAP.md §1). A string crosses unchanged and is written as `text`.
+  function webkitLineFor(dir, value) {
+    if (typeof value === "string") { return lineFor(dir, value); }
+    var c = webkitConvert(value), crossing = "";
+    if (!c.delivered || c.changes.length > 0) {
+      var changes = [];
+      for (var i = 0; i < c.changes.length; i++) { changes[i] = wellFormed(c.changes[i]); }
+      crossing = ",\"crossing\":{\"delivered\":" + (c.delivered ? "true" : "false") + ",\"changes\":" + stringify(changes) + "}";
+    }
+    return lineFor(dir, c.value, crossing);
+  }
 
   // ---- wrapping the bridge's functions ----------------------------------------------
   var depth = { w2h: 0, h2w: 0 };
   var recordedEvent = null;
   var pendingLine = null;
   var wrappers = typeof WeakMap === "function" ? new WeakMap() : null;
+  var webkitWrappers = typeof WeakMap === "function" ? new WeakMap() : null;
   var originals = typeof WeakMap === "function" ? new WeakMap() : null;
 
-  function wrap(fn, dir) {
+  // kind: {dir} of the hooked part; `webkit` is set for the iOS shape's postMessage.
+  function wrap(fn, kind) {
     if (typeof fn !== "function" || !wrappers) { return fn; }
     if (originals.has(fn)) { return fn; }          // already one of ours
-    var w = wrappers.get(fn);
+    var dir = kind.dir, cache = kind.webkit ? webkitWrappers : wrappers;
+    var w = cache.get(fn);
     if (w) { return w; }
     w = function () {
       // One record per crossing. host → web: the outermost call (the host's). web → host:
@@ -348,7 +661,7 @@
       if (dir === "h2w") {
         if (outer) { recordValue(dir, arguments[0]); }
       } else {
-        pendingLine = lineFor(dir, arguments[0]);
+        pendingLine = kind.webkit ? webkitLineFor(dir, arguments[0]) : lineFor(dir, arguments[0]);
       }
       depth[dir] += 1;
       try {
@@ -366,7 +679,7 @@
     try { defineProperty(w, "length", { value: fn.length, configurable: true }); } catch (e) { /* old engines */ }
     w.toString = function () { return Function.prototype.toString.call(fn); };
     try { defineProperty(w, "toString", { enumerable: false }); } catch (e) { /* ignore */ }
-    wrappers.set(fn, w);
+    cache.set(fn, w);
     originals.set(w, fn);
     return w;
   }
@@ -383,7 +696,7 @@
       if (d.get) {
         if (kind.parts) { instrument(safeGet(obj, name), kind.parts); }
       } else if (kind.dir) {
-        if (typeof d.value === "function" && d.writable) { try { obj[name] = wrap(d.value, kind.dir); } catch (e) { /* frozen */ } }
+        if (typeof d.value === "function" && d.writable) { try { obj[name] = wrap(d.value, kind); } catch (e) { /* frozen */ } }
       } else {
         instrument(d.value, kind.parts);
       }
@@ -399,7 +712,7 @@
           get: function () {
             var v = g ? apply(g, this, []) : undefined;
             if (kind.parts) { instrument(v, kind.parts); return v; }
-            return wrap(v, kind.dir);
+            return wrap(v, kind);
           },
           set: s ? function (v) { apply(s, this, [unwrap(v)]); } : undefined
         });
@@ -413,7 +726,7 @@
       var accessor = {
         configurable: true,
         enumerable: enumerable,
-        get: function () { return kind.dir ? wrap(value, kind.dir) : value; },
+        get: function () { return kind.dir ? wrap(value, kind) : value; },
         set: function (v) {
           value = unwrap(v);
           if (kind.parts) { instrument(value, kind.parts); }
@@ -436,10 +749,10 @@
     for (var name in parts) { if (hasOwn(parts, name)) { hook(obj, name, parts[name]); } }
   }
 
-  var W2H = { dir: "w2h" }, H2W = { dir: "h2w" };
+  var W2H = { dir: "w2h" }, H2W = { dir: "h2w" }, W2H_WEBKIT = { dir: "w2h", webkit: true };
   instrument(root, {
     GBGBridge: { parts: { postMessage: W2H, receive: H2W } },
-    webkit: { parts: { messageHandlers: { parts: { gbgBridge: { parts: { postMessage: W2H } } } } } }
+    webkit: { parts: { messageHandlers: { parts: { gbgBridge: { parts: { postMessage: W2H_WEBKIT } } } } } }
   });
 
   // ---- the iframe shape: message events between a frame and its parent or children ----
