@@ -1,0 +1,3 @@
+import CWebKitGTK
+/// placeholder
+package enum WebKitEcho { package static func main() {} }
