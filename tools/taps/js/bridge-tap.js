@@ -319,7 +319,7 @@
   // (tools/taps/js/test/ compares them): change both.
   var webkitConvert = (function () {
     var DEPTH_LIMIT = 64;        // containers nested deeper: not converted (the tap's JSON rule)
-    var VALUE_LIMIT = 10000000;  // values (members, elements, holes) converted per message
+    var VALUE_LIMIT = 1000000;   // values (members, elements, holes) converted per message
     var CHANGE_LIMIT = 100;      // changes listed per message; the rest are counted
     var STOPS = "; WebKit does not deliver a message that holds one";
     var DROP = {};               // a member that vanishes
@@ -387,174 +387,187 @@
       }
       return true;
     }
-    function memberPath(path, key) {
-      if (isIdentifier(key)) { return path === "" ? key : path + "." + key; }
-      return path + "[" + quote(key) + "]";
+    // A place in the message: its container's place `up` (null: the message itself) and
+    // its key there (a member name, an element's index as a number; null for the
+    // message). The text is only built for a change: payload.data.list[2], a["b c"], "".
+    function pathOf(up, key) {
+      var text = "";
+      for (; key !== null; key = up.key, up = up.up) {
+        if (typeof key === "number") { text = "[" + key + "]" + text; }
+        else if (!isIdentifier(key)) { text = "[" + quote(key) + "]" + text; }
+        else { text = "." + key + text; }
+      }
+      return text.charAt(0) === "." ? text.slice(1) : text;
     }
 
     return function webkitConvert(input) {
       var delivered = true, changes = [], unlisted = 0, budget = VALUE_LIMIT, overBudget = false;
-      var ancestors = [], ancestorPaths = [];
-      function note(path, text, stops) {
+      var ancestors = [], places = [], top = 0;   // the containers being converted, outermost first
+      function note(up, key, text, stops) {
         if (stops) { delivered = false; }
-        if (changes.length < CHANGE_LIMIT) { changes[changes.length] = (path === "" ? "(message)" : path) + ": " + text; } else { unlisted += 1; }
+        if (changes.length >= CHANGE_LIMIT) { unlisted += 1; return; }
+        var path = pathOf(up, key);
+        changes[changes.length] = (path === "" ? "(message)" : path) + ": " + text;
       }
-      // What an object member becomes when the value vanishes: nothing; an array element
-      // or the message itself: null.
+      // What vanishes: an object member is left out; an array element or the message: null.
       function gone(where) { return where === MEMBER ? DROP : null; }
-      function vanish(path, where, what) {       // undefined, BigInt
-        note(path, what + (where === MEMBER ? ", the member was dropped" : ", became null"));
+      function vanish(up, key, where, what) {    // undefined, BigInt
+        note(up, key, what + (where === MEMBER ? ", the member was dropped" : ", became null"));
         return gone(where);
       }
-      function refuse(path, where, what) {       // function, Symbol, ...: the message is not delivered
-        note(path, what + STOPS, true);
+      function refuse(up, key, where, what) {    // function, Symbol, ...: the message is not delivered
+        note(up, key, what + STOPS, true);
         return gone(where);
       }
-      function threw(path, where) {
-        note(path, "reading it threw an exception; WebKit does not deliver the message", true);
+      function threw(up, key, where) {
+        note(up, key, "reading it threw an exception; WebKit does not deliver the message", true);
         return gone(where);
       }
 
-      function convert(v, path, depth, where) {
+      function convert(v, up, key, depth, where) {
         if (budget <= 0) {
           if (!overBudget) {
             overBudget = true;
-            note("", "holds more than " + VALUE_LIMIT + " values; not converted further, the message is treated as not delivered", true);
+            note(null, null, "holds more than " + VALUE_LIMIT + " values; not converted further, the message is treated as not delivered", true);
           }
           return gone(where);
         }
         budget -= 1;
         var t = typeof v;
         if (v === null || t === "boolean") { return v; }
-        if (t === "string") { return string(v, path); }
-        if (t === "number") { return number(v, path); }
+        if (t === "string") { return string(v, up, key); }
+        if (t === "number") { return number(v, up, key); }
         // undefined: a member vanishes (MEASURED); in an array or as the message: null (GUESS)
-        if (t === "undefined") { return vanish(path, where, "undefined"); }
+        if (t === "undefined") { return vanish(up, key, where, "undefined"); }
         // BigInt: a member vanishes (MEASURED); in an array or as the message: null (GUESS)
-        if (t === "bigint") { return vanish(path, where, "a BigInt"); }
+        if (t === "bigint") { return vanish(up, key, where, "a BigInt"); }
         // a function anywhere: the message is never delivered, no exception (MEASURED)
-        if (t === "function") { return refuse(path, where, "a function"); }
+        if (t === "function") { return refuse(up, key, where, "a function"); }
         // a Symbol: DataCloneError like a function (GUESS, as the brief says)
-        if (t === "symbol") { return refuse(path, where, "a Symbol"); }
-        if (t !== "object") { return refuse(path, where, "a value of type " + t); }
-        return object(v, path, depth, where);
+        if (t === "symbol") { return refuse(up, key, where, "a Symbol"); }
+        if (t !== "object") { return refuse(up, key, where, "a value of type " + t); }
+        return object(v, up, key, depth, where);
       }
 
       // Strings cross as they are: U+2028, emoji, \u0000, "</script>" (MEASURED). An
       // unpaired surrogate becomes U+FFFD (GUESS: what a UTF-8 reader gets; the taps too).
-      function string(s, path) {
+      function string(s, up, key) {
         if (wellFormed(s)) { return s; }
-        note(path, "a string with an unpaired surrogate, became U+FFFD");
+        note(up, key, "a string with an unpaired surrogate, became U+FFFD");
         return replaceSurrogates(s);
       }
-      function number(n, path) {
+      function number(n, up, key) {
         // NaN and Infinity: null (MEASURED)
-        if (n !== n) { note(path, "NaN, became null"); return null; }
-        if (n === Infinity || n === -Infinity) { note(path, (n > 0 ? "Infinity" : "-Infinity") + ", became null"); return null; }
+        if (n !== n) { note(up, key, "NaN, became null"); return null; }
+        if (n === Infinity || n === -Infinity) { note(up, key, (n > 0 ? "Infinity" : "-Infinity") + ", became null"); return null; }
         // -0: 0 (MEASURED)
-        if (n === 0 && 1 / n < 0) { note(path, "-0, became 0"); return 0; }
+        if (n === 0 && 1 / n < 0) { note(up, key, "-0, became 0"); return 0; }
         // 2^53+1 arrives as 2^53 (MEASURED): a JS number cannot hold it, nothing to do here
         return n;
       }
 
-      function object(v, path, depth, where) {
+      function object(v, up, key, depth, where) {
         // Deeper than the tap's JSON rules: not converted (bridgescope's limit, not WebKit's)
         if (depth > DEPTH_LIMIT) {
-          note(path, "nested deeper than " + DEPTH_LIMIT + " levels; not converted, the message is treated as not delivered", true);
+          note(up, key, "nested deeper than " + DEPTH_LIMIT + " levels; not converted, the message is treated as not delivered", true);
           return null;
         }
         // A cycle: structured clone keeps it, JSON cannot hold it (GUESS: not delivered)
-        for (var i = 0; i < ancestors.length; i++) {
+        for (var i = 0; i < top; i++) {
           if (ancestors[i] === v) {
-            note(path, "a cycle (it refers back to " + (ancestorPaths[i] === "" ? "(message)" : ancestorPaths[i]) +
+            var back = pathOf(places[i].up, places[i].key);
+            note(up, key, "a cycle (it refers back to " + (back === "" ? "(message)" : back) +
               "); JSON cannot hold it, the message is treated as not delivered", true);
             return null;
           }
         }
-        ancestors[ancestors.length] = v;
-        ancestorPaths[ancestorPaths.length] = path;
+        var place = { up: up, key: key };
+        ancestors[top] = v;
+        places[top] = place;
+        top += 1;
         try {
-          return shaped(v, path, depth, where);
+          return shaped(v, place, depth, where);
         } catch (e) {
-          return threw(path, where);             // a getter or a proxy trap threw
+          return threw(up, key, where);          // a getter or a proxy trap threw
         } finally {
-          ancestors.length -= 1;
-          ancestorPaths.length -= 1;
+          top -= 1;
+          ancestors[top] = null;
+          places[top] = null;
         }
       }
 
-      function shaped(v, path, depth, where) {
-        if (isArr(v)) { return array(v, path, depth); }
+      function shaped(v, place, depth, where) {
+        var up = place.up, key = place.key;
+        if (isArr(v)) { return array(v, place, depth); }
         var tag = toTag(v);
         if (tag !== "[object Object]") {
           // a Date: an ISO string (MEASURED); an invalid Date: null (GUESS: JSON's rule)
           if (is(dateTime, v)) {
             var ms = dateTime(v);
-            if (ms !== ms) { note(path, "an invalid Date, became null"); return null; }
-            note(path, "a Date, became an ISO string");
+            if (ms !== ms) { note(up, key, "an invalid Date, became null"); return null; }
+            note(up, key, "a Date, became an ISO string");
             return dateISO(v);
           }
           // a Map: {} (MEASURED); a Set: {} (GUESS)
-          if (is(mapSize, v)) { note(path, "a Map, became {}"); return {}; }
-          if (is(setSize, v)) { note(path, "a Set, became {}"); return {}; }
+          if (is(mapSize, v)) { note(up, key, "a Map, became {}"); return {}; }
+          if (is(setSize, v)) { note(up, key, "a Set, became {}"); return {}; }
           // a typed array: an object of its indexed elements (MEASURED for Uint8Array)
           var name = typedName ? typedName(v) : undefined;
-          if (typeof name === "string") { return typed(v, name, path, depth); }
+          if (typeof name === "string") { return typed(v, name, place, depth); }
           // a DataView, an ArrayBuffer, a RegExp: {} (GUESS: cloned, then no enumerable members)
-          if (is(dataViewLength, v)) { note(path, "a DataView, became {}"); return {}; }
-          if (is(bufferLength, v)) { note(path, "an ArrayBuffer, became {}"); return {}; }
-          if (is(sharedLength, v)) { note(path, "a SharedArrayBuffer, became {}"); return {}; }
-          if (is(regExpSource, v)) { note(path, "a RegExp, became {}"); return {}; }
+          if (is(dataViewLength, v)) { note(up, key, "a DataView, became {}"); return {}; }
+          if (is(bufferLength, v)) { note(up, key, "an ArrayBuffer, became {}"); return {}; }
+          if (is(sharedLength, v)) { note(up, key, "a SharedArrayBuffer, became {}"); return {}; }
+          if (is(regExpSource, v)) { note(up, key, "a RegExp, became {}"); return {}; }
           // boxed primitives: their primitive, not reported (the same JSON) (GUESS)
-          if (is(numberValue, v)) { return number(numberValue(v), path); }
+          if (is(numberValue, v)) { return number(numberValue(v), up, key); }
           if (is(booleanValue, v)) { return booleanValue(v); }
-          if (is(stringValue, v)) { return string(stringValue(v), path); }
-          if (is(bigintValue, v)) { return vanish(path, where, "a BigInt object"); }
-          if (is(symbolValue, v)) { return refuse(path, where, "a Symbol object"); }
+          if (is(stringValue, v)) { return string(stringValue(v), up, key); }
+          if (is(bigintValue, v)) { return vanish(up, key, where, "a BigInt object"); }
+          if (is(symbolValue, v)) { return refuse(up, key, where, "a Symbol object"); }
           // an Error: {} (GUESS: cloned with its message, which is not enumerable)
-          if (tag === "[object Error]") { note(path, "an Error, became {}"); return {}; }
+          if (tag === "[object Error]") { note(up, key, "an Error, became {}"); return {}; }
           // what structured clone refuses, DOM nodes and windows included: not delivered (GUESS)
           var kind = tag.slice(8, -1);
-          if (hasOwn(NOT_CLONEABLE, kind) || kind.slice(-7) === "Element") { return refuse(path, where, article(kind)); }
+          if (hasOwn(NOT_CLONEABLE, kind) || kind.slice(-7) === "Element") { return refuse(up, key, where, article(kind)); }
         }
-        return plain(v, path, depth);
+        return plain(v, place, depth);
       }
 
       // Arrays: elements in order; a hole becomes null (GUESS); named members of an
       // array are cloned but JSON has no place for them: dropped (GUESS).
-      function array(v, path, depth) {
+      function array(v, place, depth) {
         var length = v.length, out = [], present = 0;
         if (!(length <= budget)) {
-          note(path, "an array of length " + length + ", longer than bridgescope converts; the message is treated as not delivered", true);
+          note(place.up, place.key, "an array of length " + length + ", longer than bridgescope converts; the message is treated as not delivered", true);
           return null;
         }
         for (var i = 0; i < length; i++) {
-          var at = path + "[" + i + "]";
           if (!hasOwn(v, i)) {
             budget -= 1;
-            note(at, "an array hole, became null");
+            note(place, i, "an array hole, became null");
             out[i] = null;
             continue;
           }
           present += 1;
-          out[i] = convert(v[i], at, depth + 1, ELEMENT);
+          out[i] = convert(v[i], place, i, depth + 1, ELEMENT);
         }
         var keys = keysOf(v);
         for (var k = present; k < keys.length; k++) {   // indices come first in keys order
-          note(memberPath(path, keys[k]), "a named member of an array, dropped");
+          note(place, keys[k], "a named member of an array, dropped");
         }
         return out;
       }
 
-      function typed(v, name, path, depth) {
+      function typed(v, name, place, depth) {
         var length = typedLength(v), out = {};
         if (!(length <= budget)) {
-          note(path, article(name) + " of length " + length + ", longer than bridgescope converts; the message is treated as not delivered", true);
+          note(place.up, place.key, article(name) + " of length " + length + ", longer than bridgescope converts; the message is treated as not delivered", true);
           return null;
         }
-        note(path, article(name) + ", became an object of its " + length + " elements");
+        note(place.up, place.key, article(name) + ", became an object of its " + length + " elements");
         for (var i = 0; i < length; i++) {
-          var r = convert(v[i], path + "[" + i + "]", depth + 1, MEMBER);
+          var r = convert(v[i], place, i, depth + 1, MEMBER);
           if (r !== DROP) { out[i] = r; }
         }
         return out;
@@ -562,21 +575,20 @@
 
       // Plain objects and class instances: own enumerable members (structured clone);
       // getters are read. An inherited toJSON is not called (GUESS).
-      function plain(v, path, depth) {
+      function plain(v, place, depth) {
         var keys = keysOf(v), out = {};
         var toJSON = v.toJSON;
         if (typeof toJSON === "function" && !hasOwn(v, "toJSON")) {
-          note(path, "an object with an inherited toJSON method; WebKit does not call it, its own members crossed");
+          note(place.up, place.key, "an object with an inherited toJSON method; WebKit does not call it, its own members crossed");
         }
         for (var i = 0; i < keys.length; i++) {
           var key = keys[i], item;
           if (!wellFormed(key)) {
             key = replaceSurrogates(key);
-            note(memberPath(path, key), "a member name with an unpaired surrogate, became U+FFFD");
+            note(place, key, "a member name with an unpaired surrogate, became U+FFFD");
           }
-          var at = memberPath(path, key);
-          try { item = v[keys[i]]; } catch (e) { threw(at, MEMBER); continue; }
-          var r = convert(item, at, depth + 1, MEMBER);
+          try { item = v[keys[i]]; } catch (e) { threw(place, key, MEMBER); continue; }
+          var r = convert(item, place, key, depth + 1, MEMBER);
           if (r === DROP) { continue; }
           if (key === "__proto__") { defProp(out, key, { value: r, enumerable: true, writable: true, configurable: true }); } else { out[key] = r; }
         }
@@ -585,9 +597,9 @@
 
       var value;
       try {
-        value = convert(input, "", 1, ROOT);
+        value = convert(input, null, null, 1, ROOT);
       } catch (e) {
-        note("", "bridgescope could not convert it; treated as not delivered", true);
+        note(null, null, "bridgescope could not convert it; treated as not delivered", true);
         value = null;
       }
       if (unlisted > 0) { changes[changes.length] = "(message): " + unlisted + " more changes not listed"; }
