@@ -32,6 +32,8 @@ public struct TapLogSource: AnalysisEventSource {
     private let parser = TapLogParser()
     private let path: String
     private var lastTime: Int64 = 0
+    /// Entries of the last line not yet yielded (a `crossing` line gives two).
+    private var queued: [TapLogParser.Entry] = []
 
     /// Opens a tap log file.
     public init(path: String) throws(AnalysisError) {
@@ -56,6 +58,7 @@ public struct TapLogSource: AnalysisEventSource {
 
     /// The next record.
     public mutating func next() throws(AnalysisError) -> AnalysisEvent? {
+        if !queued.isEmpty { return yield(queued.removeFirst()) }
         while let line = reader.next() {
             switch line {
             case .tooLong(let number, let bytes):
@@ -63,14 +66,19 @@ public struct TapLogSource: AnalysisEventSource {
                                      kind: .error("line \(number): \(bytes) bytes, longer than the \(reader.maxLineBytes)-byte line limit; skipped"),
                                      record: number)
             case .line(let bytes, let number):
-                guard let entry = bytes.withUnsafeBytes({ parser.parseLine($0, number: number) }) else { continue }
-                let event = Self.event(entry, previousTime: lastTime)
-                lastTime = event.time
-                return event
+                queued = bytes.withUnsafeBytes { parser.parseLine($0, number: number) }
+                guard !queued.isEmpty else { continue }
+                return yield(queued.removeFirst())
             }
         }
         if reader.readError { throw AnalysisError(.unreadableInput, "\(path): read error") }
         return nil
+    }
+
+    private mutating func yield(_ entry: TapLogParser.Entry) -> AnalysisEvent {
+        let event = Self.event(entry, previousTime: lastTime)
+        lastTime = event.time
+        return event
     }
 
     /// The analysis event of one parsed tap line.

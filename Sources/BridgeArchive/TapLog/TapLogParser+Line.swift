@@ -1,20 +1,22 @@
 import BridgeJSON
 
 extension TapLogParser {
-    /// Parses one line (without its LF); nil for a blank line or an archive header or
-    /// trailer line.
-    public func parseLine(_ raw: UnsafeRawBufferPointer, number: Int) -> Entry? {
+    /// Parses one line (without its LF): nothing for a blank line or an archive header
+    /// or trailer line; one entry for most lines; two for a message line with a
+    /// `crossing` member (docs/FORMAT.md §9): the `crossing` event (or, when the member
+    /// is malformed, an error naming the line), then the message.
+    public func parseLine(_ raw: UnsafeRawBufferPointer, number: Int) -> [Entry] {
         var line = raw
         if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return [] }
         do throws(TapLineError) {
-            return try entry(line, number: number)
+            return try entries(line, number: number)
         } catch {
-            return .error(error)
+            return [.error(error)]
         }
     }
 
-    private func entry(_ line: UnsafeRawBufferPointer, number: Int) throws(TapLineError) -> Entry? {
+    private func entries(_ line: UnsafeRawBufferPointer, number: Int) throws(TapLineError) -> [Entry] {
         func fail(_ reason: String) -> TapLineError { TapLineError(line: number, reason: reason) }
         let document: JSONDocument
         do throws(JSONError) {
@@ -28,7 +30,7 @@ extension TapLogParser {
         if let dup = document.duplicateKeys.first(where: { $0.depth == 1 }) {
             throw fail("member \"\(dup.key)\" appears twice")
         }
-        if o["bridgescope"] != nil { return nil }
+        if o["bridgescope"] != nil { return [] }
         guard let tValue = o["t"] else { throw fail("missing \"t\" (epoch milliseconds or nanoseconds)") }
         guard case .number(let n) = tValue, n.isIntegerLexeme, let t = n.int64 else {
             throw fail("\"t\" must be an integer (epoch milliseconds or nanoseconds), not \(describe(tValue))")
@@ -42,7 +44,7 @@ extension TapLogParser {
             guard !overflow else { throw fail("\"t\" \(t) read as milliseconds is beyond the year 2262") }
             time = ns
         }
-        if let e = o["event"] { return .event(try event(e, in: o, time: time, number: number)) }
+        if let e = o["event"] { return [.event(try event(e, in: o, time: time, number: number))] }
         if case .string(let why)? = o["unrecordable"] {
             throw fail("the tap could not serialize this message: \(why.prefix(512))")
         }
@@ -77,7 +79,19 @@ extension TapLogParser {
             }
             payload = bytes
         }
-        return .message(TapMessage(line: number, time: time, direction: ArchiveDirection(rawValue: d), connection: conn, payload: payload))
+        let direction = ArchiveDirection(rawValue: d)
+        let message = Entry.message(TapMessage(line: number, time: time, direction: direction, connection: conn, payload: payload))
+        guard let c = o["crossing"], !c.isNull else { return [message] }
+        switch TapCrossing.read(c) {
+        case .success(let crossing):
+            guard crossing.isWorthAnEvent else { return [message] }
+            // The connection the message is recorded on (`tap` for a line without `conn`).
+            let event = ArchiveEvent(time: time, kind: .crossing, connection: conn ?? TapSource.defaultConnection,
+                                     direction: direction, reason: crossing.reason)
+            return [.event(TapEvent(line: number, event: event)), message]
+        case .failure(let e):
+            return [.error(fail(e.reason + "; the message is imported without it")), message]
+        }
     }
 
     /// An event line: `event` names the kind, the other members are those of an archive

@@ -47,8 +47,11 @@ public struct TapLineError: Error, Sendable, Hashable {
 /// `{"t": <epoch ms or ns>, "dir": "w2h"|"h2w", "conn"?: string, "msg": <envelope>}`,
 /// or `"text": "<raw string>"` (or `"b64": "<base64>"`) instead of `msg`; event lines
 /// (`"event": "open"|...`) become ``TapEvent``s; a line with a `"bridgescope"` member
-/// (an archive's header or trailer, as `zstdcat` prints them) is skipped. The one
-/// parser of the format: `record --tap` and `analyze` both read through it.
+/// (an archive's header or trailer, as `zstdcat` prints them) is skipped. A message
+/// line with a `crossing` member gives two entries, in this order: a `crossing`
+/// ``TapEvent`` (``TapCrossing``; or a ``TapLineError`` when the member is malformed),
+/// then the message. The one parser of the format: `record --tap`, `record --cdp` and
+/// `analyze` all read through it.
 ///
 /// A value type fed bytes in chunks of any size: ``feed(_:)`` returns what the complete
 /// lines held, ``finish()`` handles a last line without a newline. A bad line becomes a
@@ -63,7 +66,8 @@ public struct TapLogParser: Sendable {
     public enum Entry: Sendable, Hashable {
         /// A message.
         case message(TapMessage)
-        /// A capture event line.
+        /// A capture event line, or the `crossing` event of a message line (which then
+        /// follows it).
         case event(TapEvent)
         /// A line that could not be imported.
         case error(TapLineError)
@@ -105,14 +109,14 @@ public struct TapLogParser: Sendable {
                     pending.removeAll()
                 } else if found != nil && pending.isEmpty {
                     lineNumber += 1
-                    if let e = parseLine(segment, number: lineNumber) { out.append(e) }
+                    out += parseLine(segment, number: lineNumber)
                 } else {
                     pending.append(contentsOf: segment)
                     if found != nil {
                         lineNumber += 1
                         let line = pending
                         pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
-                        if let e = line.withUnsafeBytes({ parseLine($0, number: lineNumber) }) { out.append(e) }
+                        out += line.withUnsafeBytes { parseLine($0, number: lineNumber) }
                     }
                 }
             }
@@ -142,6 +146,6 @@ public struct TapLogParser: Sendable {
         lineNumber += 1
         let line = pending
         pending.removeAll()
-        return line.withUnsafeBytes { parseLine($0, number: lineNumber) }.map { [$0] } ?? []
+        return line.withUnsafeBytes { parseLine($0, number: lineNumber) }
     }
 }
