@@ -2,17 +2,28 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build release test demo bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
+.PHONY: setup build release test demo webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
 
 setup:
-	@tools/setup.sh --with-browser
+	@tools/setup.sh --with-browser --with-webkit
+
+# bridgescope-webkit (docs/WEBKIT.md): a nested package, so that GTK and WebKit stay out
+# of the bridgescope binary and out of `make release`.
+WEBKIT_BIN := tools/webkit/.build/debug/bridgescope-webkit
+webkit:
+	@tools/setup.sh --with-webkit
+	$(SWIFT) build --package-path tools/webkit
+	@echo "bridgescope-webkit: $(WEBKIT_BIN)"
 
 build: setup
 	$(SWIFT) build
 
+# The WebKit shell's tests (Tests/bridgescopeTests/WebKit*) fail rather than skip when
+# BRIDGESCOPE_REQUIRE_WEBKIT is set and the shell is not built.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) build --package-path tools/webkit
+	BRIDGESCOPE_REQUIRE_WEBKIT=1 $(SWIFT) test
 
 # The binary to install and to time: a release build with the Swift runtime and
 # Foundation linked in (no libswiftCore.so to find at start, direct calls into the

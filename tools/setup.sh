@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian packages bridgescope needs, when missing.
 # As root: apt-get install -y. Otherwise: prints the exact command and exits 1.
-# Usage: tools/setup.sh [--with-browser]   (chromium only when asked: it is ~350 MB)
+# Usage: tools/setup.sh [--with-browser] [--with-webkit]
+#   --with-browser: chromium (~350 MB); --with-webkit: WebKitGTK's headers and Xvfb for
+#   bridgescope-webkit (tools/webkit, ~180 MB); only when asked.
 set -euo pipefail
 pkgs=(libpcap-dev libzstd-dev zlib1g-dev libturbojpeg0-dev zstd jq tcpdump tshark)
-if [[ "${1:-}" == "--with-browser" ]]; then pkgs+=(chromium); fi
+for arg in "$@"; do
+  case "$arg" in
+    --with-browser) pkgs+=(chromium) ;;
+    --with-webkit) pkgs+=(libwebkit2gtk-4.1-dev xvfb libgtk-3-bin util-linux) ;;  # broadwayd: libgtk-3-bin; setpriv: util-linux
+    *) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs)  # the JavaScript tap's tests (tools/taps/js)
 command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)  # the Java tap (tools/taps/android)
 command -v python3 >/dev/null 2>&1 || pkgs+=(python3)  # the second host the black-box fuzzer is tested against (tools/hosts/python)

@@ -26,6 +26,10 @@ package final class Shell: @unchecked Sendable {
     var recorder: ShellRecorder?
     var exchange = ExchangeLog(connection: Shell.view)
     var outcome: JourneyOutcome?
+    /// Host messages held until the first page has loaded or posted (``pageReady``).
+    var held: [[UInt8]] = []
+    /// Whether the page can take answers: its first load finished, or it posted.
+    var pageReady = false
     /// The exit status once decided, and why (printed).
     var status: Int32?
     var reason = ""
@@ -70,6 +74,7 @@ package final class Shell: @unchecked Sendable {
                 return
             }
             guard status == nil else { return }
+            markReady()
             exchange.note(direction: "w2h", bytes: body)
             host?.receive(body)
             if outcome == nil, let end = JourneyOutcome.detect(body) {
@@ -81,6 +86,8 @@ package final class Shell: @unchecked Sendable {
             }
         case .loadFailed(let uri, let why):
             end(2, "cannot load \(uri): \(why)")
+        case .loaded:
+            markReady()
         case .webProcessTerminated(let why):
             end(1, "\(why) (the page is gone; no journey end was received)")
         }
@@ -90,6 +97,7 @@ package final class Shell: @unchecked Sendable {
     /// evaluates it. A line that is not JSON (a broken stdio host) is passed as a string,
     /// never evaluated as code.
     func answer(_ bytes: [UInt8]) {
+        guard pageReady else { held.append(bytes); return }
         exchange.note(direction: "h2w", bytes: bytes)
         var script = Array("window.GBGBridge.receive(".utf8)
         if (try? JSONSafety.check(bytes)) != nil {
@@ -100,6 +108,17 @@ package final class Shell: @unchecked Sendable {
         }
         script += Array(");".utf8)
         webView?.evaluate(script)
+    }
+
+    /// The page can take answers: send what the host sent before it could (its
+    /// `host.ready`, above all). A WKWebView app that evaluates before its page has loaded
+    /// loses such messages; the shell does not imitate that race.
+    func markReady() {
+        guard !pageReady else { return }
+        pageReady = true
+        let early = held
+        held = []
+        for bytes in early { answer(bytes) }
     }
 
     /// Decides the exit status (the first decision wins) and stops the main loop.

@@ -15,6 +15,8 @@ package final class WebView {
         case loadFailed(uri: String, reason: String)
         /// The web content process ended (crashed, killed, or out of memory).
         case webProcessTerminated(reason: String)
+        /// A page finished loading (`load-changed`, `WEBKIT_LOAD_FINISHED`).
+        case loaded
     }
 
     private let window: UnsafeMutablePointer<GtkWidget>
@@ -93,6 +95,12 @@ package final class WebView {
             }
             box.report(.webProcessTerminated(reason: text))
         }
+        let changed: @convention(c) (OpaquePointer?, WebKitLoadEvent, gpointer?) -> Void = { _, event, data in
+            guard event == WEBKIT_LOAD_FINISHED else { return }
+            Unmanaged<HandlerBox>.fromOpaque(data!).takeUnretainedValue().report(.loaded)
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(view), "load-changed", unsafeBitCast(changed, to: GCallback.self),
+                              box.toOpaque(), nil, GConnectFlags(rawValue: 0))
         g_signal_connect_data(UnsafeMutableRawPointer(view), "web-process-terminated", unsafeBitCast(terminated, to: GCallback.self),
                               box.toOpaque(), nil, GConnectFlags(rawValue: 0))
     }
