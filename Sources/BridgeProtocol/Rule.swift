@@ -3,7 +3,8 @@
 ///
 /// Ranges: `BRG001`–`BRG099` per-message rules (this module); `BRG100`–`BRG199`
 /// session rules (the analyzer); `BRG200`–`BRG249` capture rules (the recorder);
-/// `BRG250`–`BRG299` replay and fuzzing. Ids are never reused.
+/// `BRG250`–`BRG299` replay and fuzzing; `BRG300`–`BRG309` bridge crossing (two-sided
+/// recordings, the analyzer). Ids are never reused.
 public struct RuleID: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The id, e.g. `BRG004`.
     public let rawValue: String

@@ -10,7 +10,8 @@ extension RuleCatalogue {
         `Sources/BridgeProtocol/RuleCatalogue+*.swift`; do not edit by hand (a test fails
         when this file differs from the table). Ids are stable and never reused:
         BRG001–BRG099 per-message rules, BRG100–BRG199 session rules (analyzer),
-        BRG200–BRG249 capture rules (recorder), BRG250–BRG299 replay and fuzzing.
+        BRG200–BRG249 capture rules (recorder), BRG250–BRG299 replay and fuzzing,
+        BRG300–BRG309 bridge crossing (two-sided recordings).
 
         | id | slug | severity | summary |
         |---|---|---|---|

@@ -28,6 +28,6 @@ public struct RuleCatalogue: Sendable {
     public func rule(slug: String) -> Rule? { bySlug[slug] }
 
     /// Every rule this version knows: the per-message rules plus those registered by
-    /// later modules in ``RuleCatalogue/sessionRules``.
-    public static let standard = RuleCatalogue(messageRules + sessionRules)
+    /// later modules in ``RuleCatalogue/sessionRules`` and ``RuleCatalogue/crossingRules``.
+    public static let standard = RuleCatalogue(messageRules + sessionRules + crossingRules)
 }

@@ -44,6 +44,9 @@ enum Archives {
         case .gap(let b): return ArchiveEvent(time: time, kind: .gap, connection: connection, direction: .hostToWeb, bytes: Int(b))
         case .drop(let c): return ArchiveEvent(time: time, kind: .drop, connection: connection, count: Int(c))
         case .error(let text), .lost(let text): return ArchiveEvent(time: time, kind: .error, connection: connection, reason: text)
+        case .crossing(let d, let reason):
+            return ArchiveEvent(time: time, kind: .crossing, connection: connection,
+                                direction: d.map { ArchiveDirection(rawValue: $0.rawValue) }, reason: reason)
         case .other(let k): return ArchiveEvent(time: time, kind: ArchiveEvent.Kind(rawValue: k), connection: connection)
         }
     }

@@ -18,6 +18,8 @@ public struct AnalyzerConfiguration: Sendable, Hashable {
     var busyStormWindowMilliseconds: Int64
     /// Memory limits.
     public var limits: Limits
+    /// What the crossing analysis of two-sided recordings keeps (``CrossingLimits``).
+    public var crossing = CrossingLimits()
     /// A session of a fleet (``FleetAnalyzer``): the report's latency keeps the samples
     /// for the fleet's histograms and computes no percentiles (p50, p90, p99 are 0).
     var fleetSession = false

@@ -135,7 +135,7 @@ enum Format {
 
     /// Rules that explain other findings, shown first in a verdict.
     static let causePriority: [RuleID] = [
-        .hostSilent, .responseNotConsumed, .unansweredRequest, .busyViolation, .dualCaptureIncomplete,
+        .hostSilent, .bridgeNotDelivered, .responseNotConsumed, .unansweredRequest, .busyViolation, .dualCaptureIncomplete,
         .duplicateResponse, .unknownCorrelation, .hostReinit, .missingHostReady, .captureGap,
     ]
 

@@ -44,6 +44,8 @@ public struct SessionAnalyzer: Sendable {
     var ruleCounts: [RuleID: Int] = [:]
     var latency: LatencyRecorder
     var summary = SessionSummary()
+    /// Two-sided recordings' `@web` and `@native` sides compared (``CrossingTracker``).
+    var crossings: CrossingTracker
     var finished: AnalysisReport? {
         didSet { isFinished = finished != nil }
     }
@@ -60,6 +62,7 @@ public struct SessionAnalyzer: Sendable {
         self.kindTimeouts = configuration.timeouts.byKind()
         self.latency = LatencyRecorder(keepSlowest: configuration.limits.slowestPerAction,
                                        maxActions: configuration.limits.maxActions, sampling: configuration.fleetSession)
+        self.crossings = CrossingTracker(limits: configuration.crossing, identifierBytes: configuration.limits.maxIdentifierBytes)
     }
 
     /// Feeds one record. Records are expected in capture order; a record whose time is
@@ -77,7 +80,11 @@ public struct SessionAnalyzer: Sendable {
         case .captureEvent(_, let time, let connection, let kind, let record):
             guard countRecord(at: time) else { return }
             summary.captureEvents += 1
-            captureEvent(time: time, connection: connection.map(clip), kind: kind, record: record)
+            // A two-sided recording's side: the crossing analysis hears of it, and an
+            // `@native` side has no journey of its own.
+            let sided = connection.flatMap(BridgeSide.split)
+            if let sided { crossingEvent(sided, kind: kind, record: record) }
+            captureEvent(time: time, connection: connection.map(clip), kind: kind, record: record, step: sided?.side != .native)
         }
     }
 
@@ -88,6 +95,12 @@ public struct SessionAnalyzer: Sendable {
         guard countRecord(at: time) else { return }
         summary.messages += 1
         summary.bytes += Int64(bytes.count)
+        // A two-sided recording's sides are compared; only `@web` is analysed as a
+        // connection (the journey's view: nothing counted twice).
+        if let sided = BridgeSide.split(connection) {
+            crossingMessage(sided, time: time, direction: direction, bytes: bytes, record: record)
+            if sided.side == .native { return }
+        }
         message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: record, scanned: scanned)
     }
 
@@ -101,8 +114,10 @@ public struct SessionAnalyzer: Sendable {
         let connection = String(decoding: name, as: UTF8.self)
         feedMessage(time: time, direction: direction, connection: connection, bytes: bytes, record: record, scanned: scanned)
         // Remembered once the name has a connection of its own (not the overflow's), and
-        // while clipping leaves it as it is.
+        // while clipping leaves it as it is; never a two-sided recording's side, whose
+        // messages the crossing analysis reads too.
         if name.count <= Swift.min(ConnectionKeys.maxNameBytes, configuration.limits.maxIdentifierBytes),
+           !BridgeSide.isSided(name),
            let slot = connectionIndex[connection] {
             connectionKeys.add(name, slot: slot)
         }
@@ -142,6 +157,7 @@ public struct SessionAnalyzer: Sendable {
         for i in connections.indices {
             withConnection(at: i) { a, c in a.finishConnection(&c, end: end) }
         }
+        finishCrossings()
         let ordered = findings.enumerated().sorted { a, b in
             let ra = a.element.records.first ?? Int.max, rb = b.element.records.first ?? Int.max
             if ra != rb { return ra < rb }
@@ -233,9 +249,11 @@ public struct SessionAnalyzer: Sendable {
         return String(decoding: s.utf8.prefix(max), as: UTF8.self) + "…"
     }
 
-    mutating func captureEvent(time: Int64, connection: String?, kind: CaptureEventKind, record: Int) {
+    /// `step`: whether the event is a step of the connection's journey (not on an `@native` side).
+    mutating func captureEvent(time: Int64, connection: String?, kind: CaptureEventKind, record: Int, step: Bool = true) {
         let name: String
         var rule: RuleID?
+        var detail: String?
         switch kind {
         case .open: name = "connection.open"
         case .close: name = "connection.close"
@@ -257,15 +275,18 @@ public struct SessionAnalyzer: Sendable {
             name = "capture.gap"
             rule = .captureGap
             emit(ReportFinding(rule: .captureGap, message: text, connection: connection, records: [record], time: time))
+        case .crossing(_, let reason):
+            name = "capture.crossing"
+            detail = reason.isEmpty ? nil : clip(reason)
         case .other(let kind):
             name = "capture." + clip(kind)
         }
-        guard let connection else { return }
+        guard let connection, step else { return }
         let cap = configuration.limits.maxStepsPerConnection
         withConnection(connection, time: time) { _, c in
             c.lastTime = Swift.max(c.lastTime, time)
             let step = JourneyStep(kind: .capture, action: name, correlationId: nil, direction: .webToHost, start: time,
-                                   records: [record], findings: rule.map { [$0] } ?? [])
+                                   detail: detail, records: [record], findings: rule.map { [$0] } ?? [])
             _ = c.addStep(step, cap: cap)
         }
     }

@@ -43,6 +43,11 @@ public enum CaptureEventKind: Sendable, Hashable {
     /// Records of the input were lost (an archive's `seq` jumps): the sentence says how
     /// many. Reported as `capture-gap`.
     case lost(String)
+    /// What WebKit does to the connection's next record of `direction` as it crosses the
+    /// bridge (a `crossing` event, docs/FORMAT.md §5): `reason` is `not delivered: ...`
+    /// or `changed: ...`. A journey step `capture.crossing`; on a two-sided recording's
+    /// connection, the note the crossing analysis reads.
+    case crossing(direction: Direction?, reason: String)
     /// A capture event of a kind this build does not know (an archive written by a newer
     /// tool): shown in the journey as `capture.<kind>`, no finding.
     case other(String)

@@ -271,6 +271,9 @@ public struct ArchiveEventSource: AnalysisEventSource {
             if let line = e.line { return .error("tap line \(line): \(reason)") }
             if let bytes = e.bytes { return .error("\(reason) (\(bytes) bytes)") }
             return .error(reason)
+        case .crossing:
+            return .crossing(direction: e.direction.flatMap { $0.isKnown ? Direction(rawValue: $0.rawValue) : nil },
+                             reason: e.reason ?? "")
         default: return .other(e.kind.rawValue)
         }
     }
