@@ -18,9 +18,9 @@ struct CrossingTracker: Sendable {
     private var index: [String: Int] = [:]
     /// Bytes of every waiting message of the session.
     private var waitingBytes = 0
-    /// Two-sided connections past ``CrossingLimits/maxConnections``: the first's name and
-    /// record, and how many.
-    private var untracked: (connection: String, record: Int, count: Int)?
+    /// The first two-sided connection past ``CrossingLimits/maxConnections``, and its
+    /// first record.
+    private var untracked: (connection: String, record: Int)?
     private let parser = JSONParser()
 
     init(limits: CrossingLimits, identifierBytes: Int) {
@@ -35,11 +35,7 @@ struct CrossingTracker: Sendable {
         let base = clip(base)
         if let i = index[base] { return i }
         guard pairs.count < limits.maxConnections else {
-            if let u = untracked {
-                untracked = (u.connection, u.record, u.count + 1)
-            } else {
-                untracked = (base + side.suffix, record, 1)
-            }
+            if untracked == nil { untracked = (base + side.suffix, record) }
             return nil
         }
         index[base] = pairs.count
@@ -121,7 +117,9 @@ struct CrossingTracker: Sendable {
                          webToHost: Bool) -> ReportFinding? {
         let note = webToHost ? web.0.note : native.0.note
         var parts: [String] = []
-        if let note, !note.changes.isEmpty {
+        // A `not delivered` note says why it would not arrive; it did, so only the
+        // comparison speaks.
+        if let note, note.delivered, !note.changes.isEmpty {
             parts.append("\(note.changes) (noted by the \(webToHost ? "page's" : "host's") tap at record \(note.record))")
         }
         let comparison = CrossingComparison(webBytes: web.0.bytes, nativeBytes: native.0.bytes, webValue: web.1, nativeValue: native.1)
@@ -145,7 +143,7 @@ struct CrossingTracker: Sendable {
         }
         if let u = untracked {
             out.append(ReportFinding(rule: .bridgeCrossingIncomplete,
-                                     message: "more than \(limits.maxConnections) two-sided connections: \(u.connection) and \(u.count - 1) more were not compared across the bridge",
+                                     message: "more than \(limits.maxConnections) two-sided connections: \(u.connection) and those after it were not compared across the bridge",
                                      connection: u.connection, records: [u.record]))
         }
         pairs = []

@@ -83,7 +83,7 @@ extension HTMLReportRenderer {
                 svg += "<g class=\"event\"><title>\(h(s.action))\(s.detail.map { " " + h($0) } ?? "") (\(s.direction == .webToHost ? "web" : "host"))</title>"
                 svg += "<circle cx=\"\(fmt(xs))\" cy=\"\(fmt(y))\" r=\"4\"/></g>\n"
             case .capture:
-                svg += "<g class=\"capture\"><title>\(h(s.action))</title><line x1=\"\(fmt(xs))\" y1=\"20\" x2=\"\(fmt(xs))\" y2=\"\(fmt(hostBottom))\"/></g>\n"
+                svg += "<g class=\"capture\"><title>\(h(s.action))\(s.detail.map { " " + h($0) } ?? "")</title><line x1=\"\(fmt(xs))\" y1=\"20\" x2=\"\(fmt(xs))\" y2=\"\(fmt(hostBottom))\"/></g>\n"
             }
         }
         for f in findings {
