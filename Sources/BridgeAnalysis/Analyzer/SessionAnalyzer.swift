@@ -8,8 +8,9 @@ import Logging
 /// record number and byte offset; an undecodable message is a finding and analysis goes
 /// on), then paired by correlationId per connection, following `acknowledged` to the
 /// final response, and checked against the session rules (BRG100–BRG199, capture
-/// rules BRG200–BRG249; see `docs/RULES.md`). ``finish()`` closes the session and
-/// returns the ``AnalysisReport``.
+/// rules BRG200–BRG249; see `docs/RULES.md`); a two-sided recording's `@native` side is
+/// read only to compare with its `@web` side (BRG300–BRG309, ``CrossingTracker``).
+/// ``finish()`` closes the session and returns the ``AnalysisReport``.
 ///
 /// Memory grows with the number of open requests; findings, journey steps and
 /// remembered ids are capped (``AnalyzerConfiguration/Limits``). Times are capture
