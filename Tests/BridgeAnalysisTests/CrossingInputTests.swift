@@ -91,6 +91,22 @@ struct CrossingInputTests {
         #expect(changed.count == 1)
     }
 
+    /// `validate` on a tap log: a malformed crossing member is said for its line, and
+    /// the line's message is still checked.
+    @Test func validateSaysTheLineWasImportedInPart() throws {
+        let dir = try Archives.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("tap.ndjson").path
+        let text = #"{"t":1763830000000,"dir":"w2h","conn":"v1@web","msg":{"version":"1.0","correlationId":"a","type":"request","timestamp":1763830000000},"crossing":{"delivered":"no"}}"# + "\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try InputValidator().validate(path: path)
+        #expect(result.messages == 1)
+        let messages = result.items.map(\.finding.message)
+        #expect(messages.first == #"tap line imported in part: "crossing"."delivered" must be true or false, not string; the message is imported without it"#, "\(messages)")
+        // The message itself lacks its payload: found as ever.
+        #expect(result.items.contains { $0.finding.rule.rawValue == "BRG004" && $0.number == 1 })
+    }
+
     /// `bridgescope rules` lists the range and each rule; docs/RULES.md is generated from it.
     @Test func theCatalogueListsTheCrossingRules() throws {
         let rules = RuleCatalogue.crossingRules

@@ -84,6 +84,8 @@ struct TapCrossingTests {
         }
         #expect(e.line == 2 && m.line == 2)
         #expect(e.reason == why + "; the message is imported without it", "\(e.reason)")
+        #expect(e.messageImported)
+        #expect(TapLogParserTests.errors(Self.parse("{\"t\":1}\n")).first?.messageImported == false)
         #expect(String(decoding: m.payload, as: UTF8.self) == Self.envelope)
     }
 

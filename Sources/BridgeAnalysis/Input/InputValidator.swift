@@ -89,7 +89,7 @@ public struct InputValidator: Sendable {
                     }
                 case .error(let err):
                     result.items.append(Item(unit: "line", number: err.line, column: 1, offset: 0,
-                                             finding: Finding(.captureError, "tap line not imported: \(err.reason)")))
+                                             finding: Finding(.captureError, (err.messageImported ? "tap line imported in part: " : "tap line not imported: ") + err.reason)))
                 case .event: continue
                 }
             }

@@ -90,7 +90,9 @@ extension TapLogParser {
                                      direction: direction, reason: crossing.reason)
             return [.event(TapEvent(line: number, event: event)), message]
         case .failure(let e):
-            return [.error(fail(e.reason + "; the message is imported without it")), message]
+            var error = fail(e.reason + "; the message is imported without it")
+            error.messageImported = true
+            return [.error(error), message]
         }
     }
 

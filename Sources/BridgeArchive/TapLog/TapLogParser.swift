@@ -40,6 +40,9 @@ public struct TapLineError: Error, Sendable, Hashable {
     public var line: Int
     /// What is wrong with it.
     public var reason: String
+    /// Whether the line's message was imported all the same (only its `crossing` member
+    /// was malformed: the entry after this one is the message).
+    public var messageImported = false
 }
 
 /// Parses an in-app tap log (docs/FORMAT.md §9): newline-delimited JSON, one object
