@@ -10,7 +10,7 @@ import Foundation
 /// --pdeathsig TERM`, so it also ends when the shell is killed.
 package final class DisplayServer {
     /// What was started, if anything.
-    package private(set) var started: Process?
+    package private(set) var started: ChildProcess?
     /// A sentence for the log: which display is used.
     package private(set) var summary = ""
 
@@ -33,15 +33,20 @@ package final class DisplayServer {
     }
 
     private func startXvfb(_ path: String) throws(ShellError) {
-        let out = Pipe()
-        let p = Self.process(path, ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"])
-        p.standardOutput = out
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        do { try p.run() } catch { throw ShellError("cannot start Xvfb: \(error)") }
+        var out: [Int32] = [0, 0]
+        guard makePipe(&out) else { throw ShellError("cannot make a pipe for Xvfb") }
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(out[0]); if null >= 0 { close(null) } }
+        let p: ChildProcess
+        do {
+            p = try Self.spawn(path, ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"],
+                               stdout: out[1], stderr: null)
+        } catch { close(out[1]); throw ShellError("cannot start Xvfb: \(error)") }
+        close(out[1])
         started = p
         // Xvfb writes the display number it chose, then a newline, once it accepts clients.
         var text = ""
-        let fd = out.fileHandleForReading.fileDescriptor
+        let fd = out[0]
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let deadline = Date().addingTimeInterval(10)
         while !text.contains("\n"), Date() < deadline {
@@ -61,11 +66,10 @@ package final class DisplayServer {
 
     private func startBroadway(_ path: String) throws(ShellError) {
         // broadwayd has no -displayfd: take the first display whose socket is free.
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
         for number in 40..<80 {
-            let p = Self.process(path, [":\(number)"])
-            p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-            do { try p.run() } catch { throw ShellError("cannot start broadwayd: \(error)") }
+            let p = try Self.spawn(path, [":\(number)"], stdout: null, stderr: null)
             usleep(300_000)
             if p.isRunning {
                 started = p
@@ -74,7 +78,6 @@ package final class DisplayServer {
                 summary = "broadwayd on :\(number) (started)"
                 return
             }
-            p.waitUntilExit()
         }
         throw ShellError("broadwayd found no free display between :40 and :79")
     }
@@ -83,23 +86,17 @@ package final class DisplayServer {
     package func stop() {
         guard let p = started else { return }
         started = nil
-        if p.isRunning { p.terminate() }
-        let deadline = Date().addingTimeInterval(2)
-        while p.isRunning, Date() < deadline { usleep(10_000) }
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        p.waitUntilExit()
+        p.stop(grace: 2)
     }
 
-    static func process(_ path: String, _ arguments: [String]) -> Process {
-        let p = Process()
+    /// Starts `path` under `setpriv --pdeathsig TERM` when there is one (it is part of
+    /// util-linux): called on the main thread, whose end is the process's end.
+    static func spawn(_ path: String, _ arguments: [String], stdout: Int32, stderr: Int32) throws(ShellError) -> ChildProcess {
         if let setpriv = find("setpriv") {
-            p.executableURL = URL(fileURLWithPath: setpriv)
-            p.arguments = ["--pdeathsig", "TERM", "--", path] + arguments
-        } else {
-            p.executableURL = URL(fileURLWithPath: path)
-            p.arguments = arguments
+            return try ChildProcess(path: setpriv, arguments: ["--pdeathsig", "TERM", "--", path] + arguments,
+                                    stdout: stdout, stderr: stderr)
         }
-        return p
+        return try ChildProcess(path: path, arguments: arguments, stdout: stdout, stderr: stderr)
     }
 
     static func find(_ name: String) -> String? {

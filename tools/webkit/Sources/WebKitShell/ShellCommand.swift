@@ -55,7 +55,7 @@ package enum ShellCommand {
             FileHandle.standardError.write(Data("bridgescope-webkit: \(error)\n".utf8))
         }
         fflush(nil)
-        ChildReaper.reap(except: Set([display.started?.processIdentifier].compactMap { $0 }))
+        ChildReaper.reap(except: Set([display.started?.pid].compactMap { $0 }))
         display.stop()
         exit(status)
     }

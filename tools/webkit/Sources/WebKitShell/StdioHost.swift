@@ -13,9 +13,8 @@ package final class StdioHost: ShellHost, @unchecked Sendable {
     package static let maxLineBytes = 16 << 20
 
     private let command: String
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private var process: ChildProcess?
+    private var input: Int32 = -1
     private let writer = DispatchQueue(label: "bridgescope-webkit.stdio-writer")
     private let readerDone = DispatchSemaphore(value: 0)
     private var writable = true
@@ -26,14 +25,19 @@ package final class StdioHost: ShellHost, @unchecked Sendable {
 
     package func start(send: @escaping @Sendable ([UInt8]) -> Void,
                        observe: @escaping @Sendable (NativeObservation) -> Void) throws(ShellError) {
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardInput = input
-        process.standardOutput = output
-        do { try process.run() } catch {
+        var toHost: [Int32] = [0, 0], fromHost: [Int32] = [0, 0]
+        guard makePipe(&toHost), makePipe(&fromHost) else {
+            throw ShellError("cannot make pipes for the host: \(String(cString: strerror(errno)))")
+        }
+        do {
+            process = try ChildProcess(path: "/bin/sh", arguments: ["-c", command], stdin: toHost[0], stdout: fromHost[1])
+        } catch {
             throw ShellError("cannot start the host \(command): \(error)")
         }
-        let fd = output.fileHandleForReading.fileDescriptor
+        close(toHost[0])
+        close(fromHost[1])
+        input = toHost[1]
+        let fd = fromHost[0]
         let lines = LineSplitter.lines(from: fd, maxLineBytes: Self.maxLineBytes, threadName: "bridgescope-webkit.stdio-reader")
         let done = readerDone
         Task.detached {
@@ -55,13 +59,12 @@ package final class StdioHost: ShellHost, @unchecked Sendable {
         observeInput?(NativeObservation(direction: "w2h", bytes: line, time: NativeTapDelegate.now()))
         line.append(0x0A)
         let bytes = line
-        let handle = input.fileHandleForWriting
         writer.async { [self] in
             guard writable else { return }
             let ok = bytes.withUnsafeBytes { p -> Bool in
                 var offset = 0
                 while offset < p.count {
-                    let n = write(handle.fileDescriptor, p.baseAddress! + offset, p.count - offset)
+                    let n = write(input, p.baseAddress! + offset, p.count - offset)
                     if n < 0 { if errno == EINTR { continue }; return false }
                     offset += n
                 }
@@ -72,16 +75,15 @@ package final class StdioHost: ShellHost, @unchecked Sendable {
     }
 
     package func stop(timeoutSeconds: Double) {
-        writer.sync { try? input.fileHandleForWriting.close() }
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            let hard = Date().addingTimeInterval(1)
-            while process.isRunning, Date() < hard { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        writer.sync {
+            if input >= 0 { close(input) }
+            input = -1
+            writable = false
         }
-        process.waitUntilExit()
+        guard let process else { return }
+        // A host ends when its input ends; then the rest of its command's process group.
+        if !process.wait(seconds: timeoutSeconds) { process.stop(grace: 1) }
+        kill(-process.pid, SIGTERM)
         _ = readerDone.wait(timeout: .now() + 1)
     }
 }
