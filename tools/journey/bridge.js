@@ -17,6 +17,10 @@
   "use strict";
   var params = new URLSearchParams(window.location.search);
   if (params.get("env") === "iframe") { return; }
+  // A real native bridge is already there (bridgescope-webkit, a WKWebView): it answers;
+  // the shim installs nothing and opens no socket.
+  if (window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.gbgBridge &&
+      !window.BridgeScopeShim) { return; }
   var env = params.get("env") === "android" ? "android" : "ios";
   var url = params.get("ws") ||
     ((window.location.protocol === "https:" ? "wss://" : "ws://") + window.location.host + "/bridge");
