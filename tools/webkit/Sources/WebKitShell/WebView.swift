@@ -31,15 +31,19 @@ package final class WebView {
     /// `window.webkit.messageHandlers.<name>.postMessage(value)`.
     package init(bootstrapScript: String, handlers: [String], onReport: @escaping (Report) -> Void) {
         self.onReport = onReport
-        let ucm = webkit_user_content_manager_new()!
+        // An ephemeral context: no cache, cookies or storage carried from one run to the next.
+        let context = webkit_web_context_new_ephemeral()
+        view = webkit_web_view_new_with_context(context)
+        g_object_unref(context)
+        let ucm = webkit_web_view_get_user_content_manager(Self.webView(view))!
         manager = ucm
         let script = webkit_user_script_new(bootstrapScript, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
                                             WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
         webkit_user_content_manager_add_script(ucm, script)
         webkit_user_script_unref(script)
-        view = webkit_web_view_new_with_user_content_manager(ucm)
         let settings = webkit_web_view_get_settings(Self.webView(view))
         webkit_settings_set_enable_developer_extras(settings, 1)
+        if getenv("BRIDGESCOPE_WEBKIT_CONSOLE") != nil { webkit_settings_set_enable_write_console_messages_to_stdout(settings, 1) }
         window = gtk_offscreen_window_new()
         gtk_window_set_default_size(gcast(window), 800, 600)
         gtk_container_add(gcast(window), view)
