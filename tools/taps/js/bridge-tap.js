@@ -449,12 +449,11 @@
         return object(v, up, key, depth, where);
       }
 
-      // Strings cross as they are: U+2028, emoji, \u0000, "</script>" (MEASURED). An
-      // unpaired surrogate becomes U+FFFD (GUESS: what a UTF-8 reader gets; the taps too).
+      // Strings cross as they are: U+2028, emoji, \u0000, "</script>" (MEASURED), and an
+      // unpaired surrogate too: the native side's JSON holds it as a \udXXX escape
+      // (MEASURED). (A tap line still replaces it by U+FFFD, as every tap line does.)
       function string(s, up, key) {
-        if (wellFormed(s)) { return s; }
-        note(up, key, "a string with an unpaired surrogate, became U+FFFD");
-        return replaceSurrogates(s);
+        return s;
       }
       function number(n, up, key) {
         // NaN and Infinity: null (MEASURED)
@@ -583,10 +582,6 @@
         }
         for (var i = 0; i < keys.length; i++) {
           var key = keys[i], item;
-          if (!wellFormed(key)) {
-            key = replaceSurrogates(key);
-            note(place, key, "a member name with an unpaired surrogate, became U+FFFD");
-          }
           try { item = v[keys[i]]; } catch (e) { threw(place, key, MEMBER); continue; }
           var r = convert(item, place, key, depth + 1, MEMBER);
           if (r === DROP) { continue; }

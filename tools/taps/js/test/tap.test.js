@@ -129,5 +129,5 @@ test("a change naming a member with an unpaired surrogate is written well-formed
   p.run(`webkit.messageHandlers.gbgBridge.postMessage({ "k\\ud800": undefined })`);
   const line = JSON.parse(p.lines[0]);
   assert.deepEqual(line.msg, {});
-  assert.deepEqual(line.crossing.changes, ['["k\ufffd"]: a member name with an unpaired surrogate, became U+FFFD', '["k\ufffd"]: undefined, the member was dropped']);
+  assert.deepEqual(line.crossing.changes, ['["k\\ud800"]: undefined, the member was dropped']);
 });
