@@ -196,6 +196,12 @@ extension CDPSession {
                         target = childConnection(of: receiver, line: Array(line)) ?? conn
                     }
                     actions.append(.record(time: m.time, direction: m.direction, connection: target, payload: m.payload))
+                case .event(let e) where e.event.kind == .crossing:
+                    // What WebKit's bridge will do to the message that follows (docs/FORMAT.md §5):
+                    // the message's connection (crossing lines never carry "from":"child").
+                    var event = e.event
+                    event.connection = conn
+                    actions.append(.event(event))
                 case .event:
                     // The tap sends messages only; a page that calls the binding with an
                     // event line does not get to write the recorder's events.
@@ -204,7 +210,7 @@ extension CDPSession {
                 case .error(let e):
                     actions.append(.event(ArchiveEvent(time: now, kind: .error, connection: conn, bytes: line.count,
                                                        reason: "the tap's binding was called with a bad tap line "
-                                                           + "(\(e.reason)); ignored")))
+                                                           + "(\(e.reason))" + (e.messageImported ? "; its message was recorded" : "; ignored"))))
                 }
             }
         }

@@ -68,7 +68,8 @@ package final class ShellRecorder {
                 write(event)
             case .error(let e):
                 write(ArchiveEvent(time: now, kind: .error, connection: webConnection, bytes: line.count,
-                                   reason: "a bad line from the page's tap (\(e.reason)); not recorded"))
+                                   reason: "a bad line from the page's tap (\(e.reason))"
+                                       + (e.messageImported ? "; its message was recorded" : "; not recorded")))
             }
         }
     }

@@ -1,0 +1,151 @@
+import BridgeTestSupport
+import Foundation
+import Testing
+
+/// bridgescope-webkit on its own: hosts behind the real bridge, both-sided recordings,
+/// what the real bridge carries, exit statuses, and the processes it leaves (none).
+@Suite(.serialized, .enabled(if: webkitEnabled, "bridgescope-webkit is not built: make webkit"))
+struct WebKitShellTests {
+    func scratch(_ name: String) throws -> URL {
+        let dir = TestScratch.rootURL.appendingPathComponent("webkit-\(name)-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func theShellIsBuilt() {
+        #expect(webkitShellPresent, "make test builds it (swift build --package-path tools/webkit)")
+    }
+
+    /// Any host that speaks `host --stdio`'s contract runs behind the real bridge: the
+    /// reference host as a child process, and the Python host written apart from it.
+    @Test(arguments: [
+        ProjectPaths.binary.path + " host --stdio",
+        "python3 " + ProjectPaths.root.appendingPathComponent("tools/hosts/python/bridge_host.py").path,
+    ])
+    func stdioHostBehindTheRealBridge(_ command: String) throws {
+        let pages = try JourneyPageServer()
+        let r = try runShell([pages.url("passport.html"), "--host", "stdio:" + command, "--timeout", "30"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        for action in ["host.ready", "capability.query", "camera.document.capture", "nfc.read", "camera.selfie.capture"] {
+            #expect(r.stdout.contains(action), "\(action) missing\n\(r.stdout)")
+        }
+    }
+
+    /// The same hostile bodies through real WebKit and through the shim in Chromium: the
+    /// host side sees the same JSON (member order aside), or nothing, for every probe.
+    @Test(.enabled(if: chromiumPresent, "chromium is not installed")) func theShimCarriesWhatWebKitCarries() throws {
+        let dir = try scratch("differential")
+        let native = dir.appendingPathComponent("native.jsonl").path
+        let transcript = dir.appendingPathComponent("chromium.jsonl").path
+        let pages = try JourneyPageServer()
+        let wk = try runShell([pages.url("differential.html"), "--host", "stdio:cat > '\(native)'", "--timeout", "30", "--quiet"])
+        #expect(wk.status == 0, "\(wk.stdout)\n\(wk.stderr)")
+        let cr = try runEngineJourney("differential", engine: "chromium", ["--transcript", transcript, "--quiet"])
+        #expect(cr.status == 0, "\(cr.stdout)\n\(cr.stderr)")
+        let compare = try runProcess(URL(fileURLWithPath: "/usr/bin/env"),
+                                     ["python3", ProjectPaths.root.appendingPathComponent("tools/webkit/differential/compare.py").path,
+                                      native, transcript])
+        #expect(compare.status == 0, "\(compare.stdout)\n\(compare.stderr)")
+        // The probes that must not cross did not, on either side; the others did.
+        for line in compare.stdout.split(separator: "\n") {
+            let name = line.split(separator: " ").first.map(String.init) ?? ""
+            if ["function", "nested-function", "symbol"].contains(name) {
+                #expect(line.contains("webkit=not delivered"), "\(line)")
+            } else {
+                #expect(!line.contains("not delivered"), "\(line)")
+            }
+        }
+        #expect(compare.stdout.split(separator: "\n").count == 23, "\(compare.stdout)")
+    }
+
+    /// `--record` writes both sides: what the page's tap saw (`webview-1@web`) and what the
+    /// host's side saw (`webview-1@native`); every web-side post reached the native side.
+    @Test func recordHoldsBothSides() throws {
+        let dir = try scratch("record")
+        let archive = dir.appendingPathComponent("passport.bsz").path
+        let r = try runEngineJourney("passport", engine: "webkit", ["--record", archive, "--quiet"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let cat = try runBridgescope(["cat", archive])
+        #expect(cat.status == 0, "\(cat.stderr)")
+        var web: [String] = [], native: [String] = []
+        for line in cat.stdout.split(separator: "\n") {
+            guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  o["dir"] as? String == "w2h", let msg = o["msg"] as? [String: Any],
+                  let id = msg["correlationId"] as? String else { continue }
+            if o["conn"] as? String == "webview-1@web" { web.append(id) }
+            if o["conn"] as? String == "webview-1@native" { native.append(id) }
+        }
+        #expect(web.count >= 8, "\(cat.stdout)")
+        #expect(web.sorted() == native.sorted(), "web \(web)\nnative \(native)")
+        #expect(cat.stdout.contains("\"event\":\"open\",\"conn\":\"webview-1@web\""))
+        #expect(cat.stdout.contains("\"event\":\"close\",\"conn\":\"webview-1@native\""))
+    }
+
+    /// A killed shell leaves an archive whose complete records read back, and no live
+    /// WebKit or display server process.
+    @Test func sigkillLeavesAReadableArchiveAndNoProcesses() throws {
+        let before = liveWebKitProcesses()
+        let dir = try scratch("sigkill")
+        let archive = dir.appendingPathComponent("killed.bsz").path
+        let pages = try JourneyPageServer()
+        let p = Process()
+        p.executableURL = webkitShell
+        p.arguments = [pages.url("unclonable.html"), "--record", archive, "--timeout", "60", "--quiet"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // The page posts its query and the request WebKit drops within a second of loading.
+        var seen = false
+        for _ in 0..<100 where !seen {
+            usleep(100_000)
+            let cat = try runBridgescope(["cat", archive])
+            seen = cat.stdout.contains("camera.document.capture")
+        }
+        #expect(seen, "the web side's request never reached the archive")
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let cat = try runBridgescope(["cat", archive])
+        #expect(cat.stdout.contains("\"conn\":\"webview-1@native\""), "\(cat.stderr)")
+        #expect(cat.stdout.contains("capability.query"), "\(cat.stdout)")
+        var after = liveWebKitProcesses()
+        for _ in 0..<50 where after != before {
+            usleep(100_000)
+            after = liveWebKitProcesses()
+        }
+        #expect(after == before, "left running: \(Set(after).subtracting(before))")
+    }
+
+    /// Every run ends with the processes it started: WebKit's and the display server.
+    @Test func aRunLeavesNoProcess() throws {
+        let before = liveWebKitProcesses()
+        let r = try runEngineJourney("passport", engine: "webkit", ["--quiet"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(liveWebKitProcesses() == before)
+    }
+
+    @Test func usageAndSetUpErrorsExitTwo() throws {
+        let none = try runShell([])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("usage: bridgescope-webkit URL"))
+        let badHost = try runShell(["about:blank", "--host", "tcp:1234"])
+        #expect(badHost.status == 2)
+        #expect(badHost.stderr.contains("--host must be inproc, inproc:SCENARIO or stdio:'CMD'"))
+        let missing = try runShell(["no-such-page.html"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("neither a URL nor an existing file"))
+        let scenario = try runShell(["about:blank", "--host", "inproc:no-such-scenario"])
+        #expect(scenario.status == 2, "\(scenario.stderr)")
+        // (Not port 1: WebKit blocks such ports without a load-failed signal.)
+        let probe = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c",
+            "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
+        let port = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let unreachable = try runShell(["http://127.0.0.1:\(port)/", "--timeout", "20"])
+        #expect(unreachable.status == 2, "\(unreachable.stdout)\n\(unreachable.stderr)")
+        #expect(unreachable.stderr.contains("cannot load http://127.0.0.1:\(port)/"))
+        let help = try runShell(["--help"])
+        #expect(help.status == 0)
+        let timeout = try runShell(["about:blank", "--timeout", "1", "--quiet"])
+        #expect(timeout.status == 3)
+        #expect(timeout.stderr.contains("timed out after 1 s"))
+    }
+}
