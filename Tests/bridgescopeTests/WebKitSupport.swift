@@ -19,7 +19,9 @@ func runShell(_ args: [String], environment: [String: String] = [:]) throws -> P
     try runProcess(webkitShell, args, environment: environment)
 }
 
-/// The live (not zombie) processes of WebKit and of the display servers the shell starts.
+/// The live (not zombie) orphaned processes of WebKit and of the display servers the shell
+/// starts: what a run that ended left behind (a running shell's are its children, not
+/// orphans, so runs in parallel do not count).
 func liveWebKitProcesses() -> [String] {
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
     var found: [String] = []
@@ -27,8 +29,8 @@ func liveWebKitProcesses() -> [String] {
         guard let stat = try? String(contentsOfFile: "/proc/\(e)/stat", encoding: .utf8),
               let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
         let name = String(stat[stat.index(after: open)..<close])
-        let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
-        guard state != "Z" else { continue }
+        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+        guard fields.count > 1, fields[0] != "Z", fields[1] == "1" else { continue }
         if name.hasPrefix("WebKit") || name == "Xvfb" || name == "broadwayd" { found.append("\(e) \(name)") }
     }
     return found.sorted()
