@@ -81,6 +81,41 @@ struct WebKitShellTests {
         #expect(cat.stdout.contains("\"event\":\"close\",\"conn\":\"webview-1@native\""))
     }
 
+    /// The journey that hangs on every iPhone: `analyze` of the shell's recording names the
+    /// request the page posted and the host never received, and says why.
+    @Test func analyzeNamesThePostWebKitDidNotDeliver() throws {
+        let dir = try scratch("unclonable")
+        let archive = dir.appendingPathComponent("unclonable.bsz").path
+        let r = try runEngineJourney("unclonable", engine: "webkit", ["--record", archive, "--quiet"], timeout: 5)
+        #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
+        let a = try runBridgescope(["analyze", archive])
+        #expect(a.status == 1, "\(a.stdout)\n\(a.stderr)")
+        let line = a.stdout.split(separator: "\n").first { $0.contains("BRG300 bridge-not-delivered") }.map(String.init) ?? ""
+        #expect(line.contains("request camera.document.capture"), "\(a.stdout)")
+        #expect(line.contains("payload.data.onProgress: a function"), "\(a.stdout)")
+        // The fixed journey crosses whole: no crossing finding.
+        let fixed = dir.appendingPathComponent("fixed.bsz").path
+        let f = try runEngineJourney("unclonable", engine: "webkit", ["--record", fixed, "--quiet", "--page-args", "fixed=1"])
+        #expect(f.status == 0, "\(f.stdout)\n\(f.stderr)")
+        let fa = try runBridgescope(["analyze", fixed])
+        #expect(fa.status == 0, "\(fa.stdout)")
+        #expect(!fa.stdout.contains("BRG30"), "\(fa.stdout)")
+    }
+
+    /// `record --cdp` in Chromium keeps the tap's crossing notes as `crossing` events (the
+    /// shim converts as WebKit does), not as errors.
+    @Test(.enabled(if: chromiumPresent, "chromium is not installed")) func cdpRecordingKeepsCrossingNotes() throws {
+        let dir = try scratch("cdp-crossing")
+        let archive = dir.appendingPathComponent("cdp.bsz").path
+        let r = try runEngineJourney("unclonable", engine: "chromium", ["--record", archive, "--quiet"], timeout: 6)
+        #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
+        let cat = try runBridgescope(["cat", archive])
+        let crossing = cat.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"crossing\"") }
+        #expect(crossing.count == 1, "\(cat.stdout)")
+        #expect(crossing.first?.contains("not delivered: payload.data.onProgress: a function") == true)
+        #expect(!cat.stdout.contains("\"event\":\"error\""), "\(cat.stdout)")
+    }
+
     /// A killed shell leaves an archive whose complete records read back, and no live
     /// WebKit or display server process.
     @Test func sigkillLeavesAReadableArchiveAndNoProcesses() throws {
