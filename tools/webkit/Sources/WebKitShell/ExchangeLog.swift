@@ -3,11 +3,20 @@ import BridgeProtocol
 
 /// The exchange as the native side saw it, printed at the end of a run in
 /// `tools/run-journey`'s layout: `conn  web  -> host  type  action  status  code`.
-/// Keeps the first ``maxLines`` lines and counts the rest.
+/// Keeps the first ``maxLines`` messages and counts the rest. A message of at most
+/// ``lazyBytes`` is kept as it is and decoded only when printed (a decode per message
+/// on the main loop would cost the lockstep round trip several percent); a larger one is
+/// decoded at once and only its line kept.
 package struct ExchangeLog {
-    /// Lines kept for printing.
-    package static let maxLines = 10_000
-    package private(set) var lines: [String] = []
+    /// Messages kept for printing.
+    package static let maxLines = 2_000
+    /// The largest message kept undecoded until printing.
+    package static let lazyBytes = 4_096
+    private enum Entry {
+        case raw(web: Bool, bytes: [UInt8])
+        case line(String)
+    }
+    private var entries: [Entry] = []
     package private(set) var omitted = 0
     let connection: String
 
@@ -17,8 +26,12 @@ package struct ExchangeLog {
 
     /// Notes one message (`w2h` or `h2w`).
     package mutating func note(direction: String, bytes: [UInt8]) {
-        guard lines.count < Self.maxLines else { omitted += 1; return }
+        guard entries.count < Self.maxLines else { omitted += 1; return }
         let web = direction == "w2h"
+        entries.append(bytes.count <= Self.lazyBytes ? .raw(web: web, bytes: bytes) : .line(line(web: web, bytes: bytes)))
+    }
+
+    private func line(web: Bool, bytes: [UInt8]) -> String {
         let result = EnvelopeDecoder().decode(bytes, direction: web ? .webToHost : .hostToWeb)
         let p = result.partial
         let type = result.envelope?.type.rawValue ?? p.type?.rawValue ?? "?"
@@ -27,7 +40,17 @@ package struct ExchangeLog {
         let code = result.envelope?.payload.error?.code.rawValue ?? ""
         var line = [connection, web ? "web  -> host" : "host -> web ", type, action, status, code].joined(separator: "  ")
         if result.envelope == nil { line += "  (not a valid envelope)" }
-        lines.append(line)
+        return line
+    }
+
+    /// The printed lines.
+    package var lines: [String] {
+        entries.map { e in
+            switch e {
+            case .raw(let web, let bytes): return line(web: web, bytes: bytes)
+            case .line(let l): return l
+            }
+        }
     }
 
     /// The printed block.
@@ -43,6 +66,20 @@ package struct JourneyOutcome: Sendable, Equatable {
     package var completed: Bool
     /// The event's `data`, compact JSON.
     package var detail: String
+
+    /// Whether `body` holds `"journey.` at all: the cheap test before ``detect(_:)``.
+    package static func mayEnd(_ body: [UInt8]) -> Bool {
+        let needle = Array("journey.".utf8)
+        guard body.count >= needle.count else { return false }
+        return body.withUnsafeBufferPointer { b in
+            var i = 0
+            while i + needle.count <= b.count {
+                if b[i] == 0x6A, b[i + 1] == 0x6F, b[i + 2] == 0x75, Array(b[i..<(i + needle.count)]) == needle { return true }
+                i += 1
+            }
+            return false
+        }
+    }
 
     /// The outcome a posted body announces, if it is a journey end event.
     package static func detect(_ body: [UInt8]) -> JourneyOutcome? {

@@ -16,20 +16,26 @@ package final class InProcessHost: ShellHost, @unchecked Sendable {
     private var runner: Task<Void, Never>?
     private let finished = DispatchSemaphore(value: 0)
 
+    package let sendsUncheckedLines = false
+
     /// A host scripted by `scenario`.
     package init(scenario: Scenario, logger: Logger) {
         host = scenario.makeHost(clock: WallClock(), logger: logger)
     }
 
     package func start(send: @escaping @Sendable ([UInt8]) -> Void,
-                       observe: @escaping @Sendable (NativeObservation) -> Void) throws(ShellError) {
-        transport.onSend = { bytes in
-            observe(NativeObservation(direction: "h2w", bytes: bytes, time: NativeTapDelegate.now()))
-            send(bytes)
+                       observe: (@Sendable (NativeObservation) -> Void)?) throws(ShellError) {
+        if let observe {
+            transport.onSend = { bytes in
+                observe(NativeObservation(direction: "h2w", bytes: bytes, time: NativeTapDelegate.now()))
+                send(bytes)
+            }
+            let delegate = NativeTapDelegate(observe: observe)
+            tapDelegate = delegate
+            host.delegate = delegate
+        } else {
+            transport.onSend = send
         }
-        let delegate = NativeTapDelegate(observe: observe)
-        tapDelegate = delegate
-        host.delegate = delegate
         let host = self.host, transport = self.transport, finished = self.finished
         runner = Task.detached {
             await host.run(transport: transport)
@@ -37,8 +43,11 @@ package final class InProcessHost: ShellHost, @unchecked Sendable {
         }
     }
 
+    /// Feeds the host on the caller's thread (the main loop): `BridgeHost.receive` is
+    /// thread safe and never blocks, and a hop through the transport's stream would cost a
+    /// task switch per message.
     package func receive(_ body: [UInt8]) {
-        transport.deliver(body)
+        host.receive(body)
     }
 
     package func stop(timeoutSeconds: Double) {

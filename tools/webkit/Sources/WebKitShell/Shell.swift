@@ -30,6 +30,9 @@ package final class Shell: @unchecked Sendable {
     var held: [[UInt8]] = []
     /// Whether the page can take answers: its first load finished, or it posted.
     var pageReady = false
+    /// When the shell started (``ShellCommand``), for the time to the first message.
+    var started = DispatchTime.now()
+    var firstMessageLogged = false
     /// The exit status once decided, and why (printed).
     var status: Int32?
     var reason = ""
@@ -52,9 +55,11 @@ package final class Shell: @unchecked Sendable {
         let view = WebView(bootstrapScript: script, handlers: handlers) { [unowned self] in self.handle($0) }
         webView = view
         self.host = host
-        try host.start(
-            send: { [main, unowned self] bytes in main.post { self.answer(bytes) } },
-            observe: { [main, unowned self] o in main.post { self.recorder?.native(o) } })
+        var observe: (@Sendable (NativeObservation) -> Void)?
+        if recorder != nil {
+            observe = { [main, unowned self] o in main.post { self.recorder?.native(o) } }
+        }
+        try host.start(send: { [main, unowned self] bytes in main.post { self.answer(bytes) } }, observe: observe)
         MainThread.every(milliseconds: UInt32(min(options.timeout * 1000, Double(UInt32.max)))) { [unowned self] in
             self.end(3, "timed out after \(Self.seconds(options.timeout)) s: the page sent no journey.complete or journey.error")
             return false
@@ -74,10 +79,15 @@ package final class Shell: @unchecked Sendable {
                 return
             }
             guard status == nil else { return }
+            if !firstMessageLogged {
+                firstMessageLogged = true
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
+                logger.info("first message from the page \(Int(ms)) ms after start")
+            }
             markReady()
             exchange.note(direction: "w2h", bytes: body)
             host?.receive(body)
-            if outcome == nil, let end = JourneyOutcome.detect(body) {
+            if outcome == nil, JourneyOutcome.mayEnd(body), let end = JourneyOutcome.detect(body) {
                 outcome = end
                 MainThread.every(milliseconds: Self.graceMilliseconds) { [unowned self] in
                     self.end(end.completed ? 0 : 1, end.description)
@@ -100,7 +110,7 @@ package final class Shell: @unchecked Sendable {
         guard pageReady else { held.append(bytes); return }
         exchange.note(direction: "h2w", bytes: bytes)
         var script = Array("window.GBGBridge.receive(".utf8)
-        if (try? JSONSafety.check(bytes)) != nil {
+        if host?.sendsUncheckedLines == false || (try? JSONSafety.check(bytes)) != nil {
             script += bytes
         } else {
             logger.warning("the host sent a line that is not JSON; passed to the page as a string")

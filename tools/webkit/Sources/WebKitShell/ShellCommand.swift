@@ -11,6 +11,7 @@ package enum ShellCommand {
     package static let toolVersion = "0.1.0"
 
     package static func main() -> Never {
+        let started = DispatchTime.now()
         signal(SIGPIPE, SIG_IGN)
         let options: ShellOptions
         do {
@@ -39,6 +40,7 @@ package enum ShellCommand {
             let host = try makeHost(options.host, logger: logger)
             let tap = options.record == nil ? nil : try BootstrapScript.locateTap()
             let shell = Shell(options: options, logger: logger)
+            shell.started = started
             status = try shell.run(host: host, tapSource: tap, toolVersion: toolVersion)
             report = shell.tearDown()
             if !report.isEmpty { print(report) }

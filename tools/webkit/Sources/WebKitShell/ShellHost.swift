@@ -5,11 +5,15 @@
 /// the `send` closure given to ``start(send:observe:)``, from any thread.
 package protocol ShellHost: AnyObject, Sendable {
     /// Starts the host. `send` takes each host → web message (one JSON text);
-    /// `observe` is the native tap: what the host received (`w2h`) and sent (`h2w`).
+    /// `observe` is the native tap: what the host received (`w2h`) and sent (`h2w`);
+    /// nil when nothing records (the tap then costs nothing).
     func start(send: @escaping @Sendable ([UInt8]) -> Void,
-               observe: @escaping @Sendable (NativeObservation) -> Void) throws(ShellError)
+               observe: (@Sendable (NativeObservation) -> Void)?) throws(ShellError)
     /// Hands one posted body to the host.
     func receive(_ body: [UInt8])
+    /// Whether the host's messages need checking before they are evaluated (a child
+    /// process's lines may be anything; the in-process host's encoder writes JSON).
+    var sendsUncheckedLines: Bool { get }
     /// Ends the host's input and waits (at most `timeoutSeconds`) for it to finish.
     func stop(timeoutSeconds: Double)
 }

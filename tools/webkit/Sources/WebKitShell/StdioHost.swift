@@ -19,12 +19,14 @@ package final class StdioHost: ShellHost, @unchecked Sendable {
     private let readerDone = DispatchSemaphore(value: 0)
     private var writable = true
 
+    package let sendsUncheckedLines = true
+
     package init(command: String) {
         self.command = command
     }
 
     package func start(send: @escaping @Sendable ([UInt8]) -> Void,
-                       observe: @escaping @Sendable (NativeObservation) -> Void) throws(ShellError) {
+                       observe: (@Sendable (NativeObservation) -> Void)?) throws(ShellError) {
         var toHost: [Int32] = [0, 0], fromHost: [Int32] = [0, 0]
         guard makePipe(&toHost), makePipe(&fromHost) else {
             throw ShellError("cannot make pipes for the host: \(String(cString: strerror(errno)))")
@@ -42,12 +44,11 @@ package final class StdioHost: ShellHost, @unchecked Sendable {
         let done = readerDone
         Task.detached {
             for await line in lines {
-                observe(NativeObservation(direction: "h2w", bytes: line, time: NativeTapDelegate.now()))
+                observe?(NativeObservation(direction: "h2w", bytes: line, time: NativeTapDelegate.now()))
                 send(line)
             }
             done.signal()
         }
-        _ = observe
         self.observeInput = observe
     }
 
