@@ -53,6 +53,26 @@ struct BridgeCrossingTests {
         #expect(note.detail == "not delivered: payload.data.cb: a function; WebKit does not deliver a message that holds one")
     }
 
+    /// A native tap that sees only what the page posted (an app on the seeds' SDK taps
+    /// `bridgeHost(_:didReceive:)`, which never sees the host's sends): host → page is not
+    /// compared, so the page's receipts are no `bridge-unposted-receipt`, however many.
+    @Test func aNativeTapThatSeesNoSendsJudgesOnlyPosts() throws {
+        var s = TwoSidedSession()
+        s.send("h2w", "event", "ios-event-1", "host.ready", data: #"{"hostVersion":"1.0"}"#, sender: false)
+        for i in 0..<300 {
+            s.send("w2h", "request", "q-\(i)", "capability.query")
+            s.send("h2w", "response", "q-\(i)", "capability.query", status: "success", sender: false)
+        }
+        let r = try s.analyze()
+        #expect(r.crossingCounts.isEmpty, "\(r.findings.map(\.description).prefix(3))")
+        // A post that never arrived is still found.
+        var t = TwoSidedSession()
+        t.send("w2h", "event", "e-1", "journey.started")
+        t.send("w2h", "request", "n-1", "nfc.read", receiver: false)
+        t.send("h2w", "response", "other", "capability.query", status: "success", sender: false)
+        #expect(try t.analyze().crossingCounts == ["bridge-not-delivered": 1])
+    }
+
     /// A post with no receipt and no crossing note: not delivered, no reason given.
     @Test func aPostWithoutReceiptOrNote() throws {
         var s = TwoSidedSession()

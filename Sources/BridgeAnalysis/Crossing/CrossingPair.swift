@@ -51,6 +51,16 @@ struct CrossingPair: Sendable {
     /// Messages waiting, and their bytes.
     var waiting = 0, waitingBytes = 0
     var stopped: Stop?
+    /// Host → page messages the native side recorded: none when its tap cannot see the
+    /// host's sends (an app on the seeds' SDK taps `bridgeHost(_:didReceive:)` only).
+    var nativeSends = 0
+    /// Page receipts of host messages while the native side had recorded no send.
+    var receiptsBeforeAnySend = 0
+    /// Host → page messages are not judged: the native side records no sends.
+    var sendsUnjudged = false
+    /// How many page receipts wait for a first native send before host → page is left
+    /// unjudged (docs/ANALYZER.md, "A native tap that sees no sends").
+    static let receiptsBeforeGivingUp = 256
 
     init(base: String) {
         self.base = base

@@ -61,6 +61,15 @@ struct CrossingTracker: Sendable {
         pairs[i][side].messages += 1
         guard let sender = BridgeSide.sender(of: direction), pairs[i].stopped == nil else { return nil }
         let webToHost = sender == .web
+        if !webToHost {
+            if side == .native {
+                pairs[i].nativeSends += 1
+            } else if pairs[i].nativeSends == 0 {
+                pairs[i].receiptsBeforeAnySend += 1
+                if pairs[i].receiptsBeforeAnySend > CrossingPair.receiptsBeforeGivingUp { pairs[i].sendsUnjudged = true }
+                if pairs[i].sendsUnjudged { return nil }
+            }
+        }
         let note = pairs[i].takeNote(side, webToHost: webToHost)
         let value = bytes.withUnsafeBytes { parse($0) }
         var message = CrossingMessage(key: CrossingKey(value, clip: clip), record: record, time: time, bytes: [], note: note)
@@ -167,6 +176,8 @@ struct CrossingTracker: Sendable {
         }
         var out: [ReportFinding] = []
         for (q, queues) in p.queues {
+            // A native tap that sees no host sends: host → page is not compared.
+            if !q.webToHost && (p.nativeSends == 0 || p.sendsUnjudged) { continue }
             var received = queues.received, undelivered = queues.undelivered
             // A receipt with no other post to be its twin: the tap expected WebKit not to
             // deliver this one, and it did.
