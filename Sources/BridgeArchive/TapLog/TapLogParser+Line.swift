@@ -126,13 +126,15 @@ extension TapLogParser {
         let bytes = try count("bytes"), packets = try count("count")
         var fileSequence: Int?
         var first = false
+        var tapPlatform: String?
         if kind == "tap" {
             // A field tap's file header (docs/TAP.md §1).
             guard let seq = try count("seq"), seq > 0 else { throw fail("a tap file header needs \"seq\", a positive integer") }
             fileSequence = seq
             first = o["first"] == .bool(true)
+            tapPlatform = try string("tap").map { String($0.prefix(32)) }
             if reason == nil {
-                let platform = try string("tap") ?? "unknown"
+                let platform = tapPlatform ?? "unknown"
                 let redacted = o["redacted"] == .bool(false) ? "sensitive fields kept" : "redacted"
                 reason = "\(platform.prefix(32)) tap, file \(seq)\(first ? " (its first)" : ""), \(redacted)"
             }
@@ -140,7 +142,9 @@ extension TapLogParser {
         let event = ArchiveEvent(time: time, kind: ArchiveEvent.Kind(rawValue: kind), connection: connection,
                                  direction: direction, bytes: bytes, count: packets,
                                  reason: reason.map { String($0.prefix(4096)) })
-        return TapEvent(line: number, event: event, fileSequence: fileSequence, firstFile: first)
+        var tapEvent = TapEvent(line: number, event: event, fileSequence: fileSequence, firstFile: first)
+        tapEvent.tapPlatform = tapPlatform
+        return tapEvent
     }
 
     private func describe(_ v: JSONValue) -> String {

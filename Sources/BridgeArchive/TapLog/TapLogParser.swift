@@ -32,6 +32,9 @@ public struct TapEvent: Sendable, Hashable {
     public var fileSequence: Int? = nil
     /// For a file header: whether it is the first file its tap wrote (`"first":true`).
     public var firstFile = false
+    /// For a file header: the tap's platform (`"tap"`: `swift`, `java`, `js`), whose files
+    /// are numbered on their own (a two-sided import holds a page's tap and an app's).
+    public var tapPlatform: String? = nil
 }
 
 /// A tap log line that could not be imported.

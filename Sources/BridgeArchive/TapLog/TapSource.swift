@@ -170,7 +170,8 @@ struct TapImportState {
     /// The file being read, when there are several (named in error reasons).
     var file: String?
     /// The `seq` of the last field-tap file header seen.
-    var lastFileSequence: Int?
+    /// The last file number read, per tap platform (each tap numbers its own files).
+    var lastFileSequence: [String: Int] = [:]
 
     mutating func write(_ entries: [TapLogParser.Entry], to writer: ArchiveWriter) throws(ArchiveError) {
         for entry in entries {
@@ -182,7 +183,8 @@ struct TapImportState {
                 try writer.append(time: m.time, direction: m.direction, connection: conn, payload: m.payload)
             case .event(let e):
                 lastTime = e.event.time
-                if let seq = e.fileSequence, let gap = fileGap(seq: seq, first: e.firstFile, time: e.event.time) {
+                if let seq = e.fileSequence,
+                   let gap = fileGap(seq: seq, first: e.firstFile, tap: e.tapPlatform ?? "", time: e.event.time) {
                     try writer.append(gap)
                 }
                 if let c = e.event.connection { connections.insert(c) }
@@ -197,10 +199,12 @@ struct TapImportState {
     /// The `gap` event a field tap's file header implies, if files are missing
     /// (docs/TAP.md §4): before the first file read unless the tap began with it, and
     /// between files whose numbers do not follow.
-    mutating func fileGap(seq: Int, first: Bool, time: Int64) -> ArchiveEvent? {
-        defer { lastFileSequence = seq }
+    /// Each platform's tap numbers its own files: a page's `js` tap and an app's `swift`
+    /// tap imported together (a two-sided recording) are two sequences.
+    mutating func fileGap(seq: Int, first: Bool, tap: String, time: Int64) -> ArchiveEvent? {
+        defer { lastFileSequence[tap] = seq }
         let reason: String
-        if let last = lastFileSequence {
+        if let last = lastFileSequence[tap] {
             guard seq != last + 1 else { return nil }
             reason = seq > last + 1
                 ? "tap files \(last + 1)\(seq > last + 2 ? "-\(seq - 1)" : "") are missing (rotated away or not sent): what they held is not in this archive"
