@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build release test demo webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
+.PHONY: setup build release test demo webkit bench-webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
 
 setup:
 	@tools/setup.sh --with-browser --with-webkit
@@ -39,7 +39,7 @@ release:
 demo: build
 	@tools/demo.sh
 
-bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze bench-cdp bench-otlp bench-fleet
+bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze bench-cdp bench-otlp bench-fleet bench-webkit
 
 bench-json: setup
 	@tools/bench/json-bench.sh
@@ -77,3 +77,6 @@ clean:
 
 bench-cdp: setup
 	@tools/bench/record/cdp.sh
+
+bench-webkit: setup
+	@tools/bench/webkit/run.sh
