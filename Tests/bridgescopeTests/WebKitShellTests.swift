@@ -158,6 +158,31 @@ struct WebKitShellTests {
         #expect(liveWebKitProcesses() == before)
     }
 
+    /// `--inspector HOST:PORT` starts WebKit's inspector server: its page list (HTML, no
+    /// `/json`) names the page and its socket; SIGTERM then ends the run (exit 3).
+    @Test func inspectorServerListsThePage() throws {
+        let pages = try JourneyPageServer()
+        let probe = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c",
+            "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
+        let port = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let p = Process()
+        p.executableURL = webkitShell
+        p.arguments = [pages.url("unclonable.html"), "--inspector", "127.0.0.1:\(port)", "--timeout", "60", "--quiet"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        var list = ""
+        for _ in 0..<100 where !list.contains("/socket/") {
+            usleep(100_000)
+            list = (try? runProcess(URL(fileURLWithPath: "/usr/bin/curl"), ["-fs", "http://127.0.0.1:\(port)/"]).stdout) ?? ""
+        }
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        #expect(list.contains("Inspectable targets"), "\(list)")
+        #expect(list.contains("/socket/") && list.contains("/WebPage"), "\(list)")
+        #expect(p.terminationStatus == 3)
+    }
+
     @Test func usageAndSetUpErrorsExitTwo() throws {
         let none = try runShell([])
         #expect(none.status == 2)

@@ -25,35 +25,13 @@ def note_end(m):
         announced.update(n for n in names if isinstance(n, str))
 
 
-def probes_from_native(path):
+def read_probes(path, message_of):
+    """Each probe's `data.v` from a JSON Lines file, `message_of(line object)` giving the envelope."""
     out = {}
     with open(path, encoding="utf-8", errors="surrogatepass") as f:
         for line in f:
             line = line.strip()
-            if not line:
-                continue
-            m = json.loads(line)
-            cid = m.get("correlationId", "")
-            if cid == "probe-end":
-                note_end(m)
-            elif cid.startswith("probe-"):
-                out[cid[6:]] = m["payload"]["data"]["v"]
-    return out
-
-
-def probes_from_transcript(path):
-    out = {}
-    with open(path, encoding="utf-8", errors="surrogatepass") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            r = json.loads(line)
-            if r.get("dir") != "w2h":
-                continue
-            m = r.get("msg")
-            if m is None and "text" in r:
-                m = json.loads(r["text"])
+            m = message_of(json.loads(line)) if line else None
             if not isinstance(m, dict):
                 continue
             cid = m.get("correlationId", "")
@@ -62,6 +40,20 @@ def probes_from_transcript(path):
             elif cid.startswith("probe-"):
                 out[cid[6:]] = m["payload"]["data"]["v"]
     return out
+
+
+def native_message(line):
+    """A line a stdio host received: the envelope itself."""
+    return line
+
+
+def transcript_message(record):
+    """A `bridgescope host --transcript` record: the envelope of a web-to-host one."""
+    if record.get("dir") != "w2h":
+        return None
+    if "msg" in record:
+        return record["msg"]
+    return json.loads(record["text"]) if "text" in record else None
 
 
 def canonical(v):
@@ -80,7 +72,7 @@ def main():
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    webkit, chromium = probes_from_native(args[0]), probes_from_transcript(args[1])
+    webkit, chromium = read_probes(args[0], native_message), read_probes(args[1], transcript_message)
     names = sorted(set(webkit) | set(chromium) | announced)
     if "--table" in sys.argv:
         print("| probe | WebKit's native side | Chromium through the shim |")
