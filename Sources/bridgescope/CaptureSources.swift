@@ -122,7 +122,10 @@ struct CDPSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Start headless Chromium, open URL with the tap installed, record it, stop the browser at the end.", valueName: "url"))
     var launch: String?
 
-    @Option(help: ArgumentHelp("With --cdp: record only pages whose URL contains this (their iframes always).", valueName: "url-substring"))
+    @Option(help: ArgumentHelp("Record a WKWebView or WebKitGTK app over WebKit's inspector protocol: its inspector HTTP server (WEBKIT_INSPECTOR_HTTP_SERVER, bridgescope-webkit --inspector; docs/CDP.md, \"WebKit\").", valueName: "http://host:port"))
+    var webkit: String?
+
+    @Option(help: ArgumentHelp("With --cdp or --webkit: record only pages whose URL contains this (their iframes always).", valueName: "url-substring"))
     var target: String?
 
     @Flag(help: "With --cdp: attach to each page's own DevTools endpoint (/json/list), as an Android WebView offers, even when the browser's is there.")
@@ -130,11 +133,19 @@ struct CDPSourceOptions: ParsableArguments {
 
     /// Whether a DevTools source was chosen.
     var isChosen: Bool { cdp != nil || launch != nil }
+    /// Whether the WebKit source was chosen.
+    var isWebKit: Bool { webkit != nil }
 
     func validate() throws {
         if cdp != nil && launch != nil { throw ValidationError("--cdp and --launch cannot be combined (--launch starts its own browser)") }
-        if target != nil && cdp == nil {
-            throw ValidationError("--target needs --cdp (--launch records the page it opens)")
+        if webkit != nil && (cdp != nil || launch != nil || pageTargets) {
+            throw ValidationError("--webkit cannot be combined with --cdp, --launch or --page-targets")
+        }
+        if let webkit, WebInspectorEndpoint(webkit) == nil {
+            throw ValidationError("--webkit takes WebKit's inspector HTTP server http://HOST:PORT, e.g. http://127.0.0.1:9333")
+        }
+        if target != nil && cdp == nil && webkit == nil {
+            throw ValidationError("--target needs --cdp or --webkit (--launch records the page it opens)")
         }
         if let cdp, CDPEndpoint(cdp) == nil {
             throw ValidationError("--cdp takes the DevTools HTTP endpoint http://HOST:PORT, e.g. http://127.0.0.1:9222")
@@ -149,5 +160,14 @@ struct CDPSourceOptions: ParsableArguments {
                                                  duration: duration, maxMessages: maxMessages, tapSource: try CDPTapScript.load())
         options.pageTargetsOnly = pageTargets
         return options
+    }
+}
+
+extension CDPSourceOptions {
+    /// The WebKit source's options, with the record command's stop conditions.
+    func webKitOptions(maxMessages: Int?, duration: Double?) throws -> WebInspectorRecordingSource.Options? {
+        guard let endpoint = webkit.flatMap(WebInspectorEndpoint.init) else { return nil }
+        return WebInspectorRecordingSource.Options(endpoint: endpoint, targetFilter: target, duration: duration,
+                                                   maxMessages: maxMessages, tapSource: try CDPTapScript.load())
     }
 }

@@ -42,9 +42,13 @@ struct RecordCommand: ParsableCommand {
                             a JavaScript tap is injected into every page and frame
                             before its scripts (tools/taps/js/bridge-tap.js).
           --launch URL      the same with a headless Chromium started for the purpose.
+          --webkit http://HOST:PORT [--target URL-SUBSTRING]
+                            a WKWebView or WebKitGTK app over WebKit's inspector
+                            protocol (WEBKIT_INSPECTOR_HTTP_SERVER, bridgescope-webkit
+                            --inspector): the same tap as the page's bootstrap script.
 
         Specs: docs/FORMAT.md (archive, tap log), docs/CAPTURE.md (decoding, proxy),
-        docs/CDP.md (DevTools recording).
+        docs/CDP.md (DevTools and WebKit inspector recording).
 
         The archive is readable while it is written: it is flushed every 64 KiB or \
         250 ms, so a recorder killed with SIGKILL loses at most the last 250 ms. \
@@ -83,10 +87,10 @@ struct RecordCommand: ParsableCommand {
 
     // MARK: stop conditions and content
 
-    @Option(help: ArgumentHelp("With --interface, --proxy, --cdp or --launch: stop after S seconds.", valueName: "s"))
+    @Option(help: ArgumentHelp("With --interface, --proxy, --cdp, --webkit or --launch: stop after S seconds.", valueName: "s"))
     var duration: Double?
 
-    @Option(help: ArgumentHelp("With --read, --interface, --proxy, --cdp or --launch: stop after N messages.", valueName: "n"))
+    @Option(help: ArgumentHelp("With --read, --interface, --proxy, --cdp, --webkit or --launch: stop after N messages.", valueName: "n"))
     var count: Int?
 
     @Flag(help: "Replace image and biometric fields (imageData, previewImageData, encryptedBlob, unencryptedBlob, photo) with a SHA-256 digest and length, whatever the source.")
@@ -104,15 +108,15 @@ struct RecordCommand: ParsableCommand {
     var logLevel: String = "warning"
 
     func validate() throws {
-        let chosen = [!tap.isEmpty, capture.read != nil, capture.interface != nil, proxy.isChosen, devtools.isChosen].filter { $0 }.count
+        let chosen = [!tap.isEmpty, capture.read != nil, capture.interface != nil, proxy.isChosen, devtools.isChosen, devtools.isWebKit].filter { $0 }.count
         guard chosen == 1 else {
-            throw ValidationError(chosen == 0 ? "give a source: --read FILE, --interface IF, --proxy HOST:PORT, --tap FILE, --cdp http://HOST:PORT or --launch URL"
+            throw ValidationError(chosen == 0 ? "give a source: --read FILE, --interface IF, --proxy HOST:PORT, --tap FILE, --cdp http://HOST:PORT, --webkit http://HOST:PORT or --launch URL"
                                               : "give only one source")
         }
-        if duration != nil && capture.interface == nil && !proxy.isChosen && !devtools.isChosen {
-            throw ValidationError("--duration needs --interface, --proxy, --cdp or --launch")
+        if duration != nil && capture.interface == nil && !proxy.isChosen && !devtools.isChosen && !devtools.isWebKit {
+            throw ValidationError("--duration needs --interface, --proxy, --cdp, --webkit or --launch")
         }
-        if count != nil && !tap.isEmpty { throw ValidationError("--count needs --read, --interface, --proxy, --cdp or --launch") }
+        if count != nil && !tap.isEmpty { throw ValidationError("--count needs --read, --interface, --proxy, --cdp, --webkit or --launch") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
         guard (1...19).contains(level) else { throw ValidationError("--level must be between 1 and 19") }
@@ -124,6 +128,11 @@ struct RecordCommand: ParsableCommand {
     /// Opens the chosen source; errors come before the archive is created.
     func openSource(logger: Logger) throws -> any RecordingSource {
         if !tap.isEmpty { return try TapSource(paths: tap) }
+        if let options = try devtools.webKitOptions(maxMessages: count, duration: duration) {
+            let source = try WebInspectorRecordingSource(options: options, logger: logger)
+            printError("bridgescope record: recording \(options.endpoint) over WebKit's inspector protocol")
+            return source
+        }
         if devtools.isChosen {
             let source = try CDPRecordingSource(options: devtools.options(maxMessages: count, duration: duration), logger: logger)
             printError("bridgescope record: recording \(source.endpoint) over the DevTools protocol"

@@ -1,0 +1,219 @@
+import BridgeClock
+import BridgeCapture
+import BridgeArchive
+import BridgeTransport
+import Logging
+
+/// `record --webkit http://HOST:PORT`: records what crosses the bridge in the pages of a
+/// WebKit inspector server (WebKitGTK's `WEBKIT_INSPECTOR_HTTP_SERVER`,
+/// `bridgescope-webkit --inspector`; an iOS WKWebView through ios_webkit_debug_proxy),
+/// over WebKit's inspector protocol (docs/CDP.md, "WebKit").
+///
+/// A thin driver: reads the page list (``WebInspectorEndpoint``) now and every second,
+/// opens one WebSocket (``WebSocketClient``) per matching page, one
+/// ``WebInspectorSession`` each, and performs their actions on the recording thread.
+/// The endpoint is checked in `init`, so a wrong one is reported before an archive exists.
+package final class WebInspectorRecordingSource: RecordingSource {
+    /// Options of a WebKit recording.
+    package struct Options: Sendable {
+        package var endpoint: WebInspectorEndpoint
+        /// Only pages whose URL (as the page list shows it) contains this.
+        package var targetFilter: String?
+        package var duration: Double?
+        package var maxMessages: Int?
+        /// The tap's JavaScript source (tools/taps/js/bridge-tap.js).
+        package var tapSource: String
+
+        package init(endpoint: WebInspectorEndpoint, targetFilter: String? = nil, duration: Double? = nil,
+                     maxMessages: Int? = nil, tapSource: String) {
+            self.endpoint = endpoint
+            self.targetFilter = targetFilter
+            self.duration = duration
+            self.maxMessages = maxMessages
+            self.tapSource = tapSource
+        }
+    }
+
+    package let options: Options
+    /// Why recording stopped.
+    package private(set) var stopReason = ""
+    /// `webkit:<endpoint>`.
+    package var sourceDescription: String { "webkit:\(options.endpoint)" }
+    /// No capture filter.
+    package var filter: String? { nil }
+
+    private let prefix: String
+    private let inbox = CDPInbox()
+    private var sessions: [Int: WebInspectorSession] = [:]
+    private var outboxes: [Int: AsyncStream<[UInt8]>.Continuation] = [:]
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var socketChannels: [String: Int] = [:]
+    private var closedConnections = 0
+    private var initialPages: [WebInspectorPageList.Page]
+    private let logger: Logger
+
+    /// Checks the endpoint lists a page to record. Throws ``CaptureError`` (kind `webkit`).
+    package init(options: Options, logger: Logger = Logger(label: "bridgescope.webkit")) throws(CaptureError) {
+        self.options = options
+        self.logger = logger
+        let pages = try options.endpoint.pages().filter { Self.matches($0, options.targetFilter) }
+        guard !pages.isEmpty else {
+            throw CaptureError(.webkit, "no inspectable page" + (options.targetFilter.map { " whose URL contains \"\($0)\"" } ?? "")
+                + " at \(options.endpoint): \(WebInspectorEndpoint.advice)")
+        }
+        initialPages = pages
+        var random = SystemRandomNumberGenerator()
+        prefix = "__bridgescope_tap_" + String(random.next(), radix: 36)
+    }
+
+    deinit { for task in tasks.values { task.cancel() } }
+
+    static func matches(_ page: WebInspectorPageList.Page, _ filter: String?) -> Bool {
+        filter.map { page.url.contains($0) } ?? true
+    }
+
+    /// Records until told to stop, a stop condition holds, or the inspector goes away.
+    package func record(into writer: ArchiveWriter, control: RecordingControl) throws(ArchiveError) {
+        let started = control.clock.now()
+        var lastReport: UInt64 = 0
+        var lastPoll = started
+        var messages = 0
+        for page in initialPages { open(page) }
+        initialPages = []
+        defer { closeAll() }
+        loop: while true {
+            if control.shouldStop() { stopReason = "stopped"; break }
+            let now = control.clock.now()
+            if let d = options.duration, Double(now &- started) >= d * 1e9 { stopReason = "duration reached"; break }
+            if now &- lastPoll >= 1_000_000_000 {
+                lastPoll = now
+                if let pages = try? options.endpoint.pages() {
+                    for page in pages where Self.matches(page, options.targetFilter) && socketChannels[page.socketPath] == nil { open(page) }
+                }
+            }
+            var timeout = 0.1
+            if let deadline = writer.flushDeadline { timeout = min(timeout, deadline > now ? Double(deadline - now) / 1e9 : 0) }
+            for item in inbox.take(timeout: timeout) {
+                let wall = WallClock.now.nanoseconds
+                var actions: [WebInspectorSession.Action] = []
+                switch item {
+                case .opened(let channel, _):
+                    actions = sessions[channel]?.opened() ?? []
+                case .message(let channel, let bytes):
+                    logger.debug("inspector \(channel) <- \(String(decoding: bytes.prefix(300), as: UTF8.self))")
+                    actions = sessions[channel]?.receive(bytes, now: wall) ?? []
+                case .closed(let channel, let reason):
+                    outboxes.removeValue(forKey: channel)?.finish()
+                    tasks.removeValue(forKey: channel)
+                    actions = sessions[channel]?.closed(reason: "inspector connection closed (\(reason))", now: wall) ?? []
+                    if let session = sessions.removeValue(forKey: channel) { closedConnections += session.connectionsOpened }
+                    if (try? options.endpoint.pages()) == nil {
+                        _ = try perform(actions, channel: channel, writer: writer, messages: &messages)
+                        try writer.append(ArchiveEvent(time: wall, kind: .error,
+                                                       reason: "WebKit's inspector at \(options.endpoint) went away: \(reason)"))
+                        stopReason = "inspector gone"
+                        break loop
+                    }
+                }
+                if try perform(actions, channel: item.channel, writer: writer, messages: &messages) { stopReason = "count reached"; break loop }
+            }
+            try writer.flushIfDue(now: control.clock.now())
+            let after = control.clock.now()
+            if let progress = control.progress, after &- lastReport >= control.progressInterval {
+                lastReport = after
+                progress(snapshot(writer, elapsed: after &- started))
+            }
+        }
+        // Messages already received, then close events for what is still open.
+        for item in inbox.take(timeout: 0) {
+            if case .message(let channel, let bytes) = item, var session = sessions[channel] {
+                let actions = session.receive(bytes, now: WallClock.now.nanoseconds)
+                sessions[channel] = session
+                _ = try perform(actions, channel: channel, writer: writer, messages: &messages)
+            }
+        }
+        for channel in sessions.keys.sorted() {
+            let actions = sessions[channel]!.finish(now: WallClock.now.nanoseconds)
+            _ = try perform(actions, channel: channel, writer: writer, messages: &messages)
+        }
+        control.progress?(snapshot(writer, elapsed: control.clock.now() &- started))
+    }
+
+    /// Performs actions; true when the message count was reached.
+    private func perform(_ actions: [WebInspectorSession.Action], channel: Int, writer: ArchiveWriter,
+                         messages: inout Int) throws(ArchiveError) -> Bool {
+        for action in actions {
+            switch action {
+            case .send(let bytes):
+                logger.debug("inspector \(channel) -> \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+                outboxes[channel]?.yield(bytes)
+            case .record(let t, let d, let c, let payload):
+                if let max = options.maxMessages, messages >= max { continue }
+                try writer.append(time: t, direction: d, connection: c, payload: payload)
+                messages += 1
+            case .event(let e):
+                try writer.append(e)
+            case .note(let text):
+                logger.warning("\(text)")
+            }
+        }
+        if let max = options.maxMessages, messages >= max { return true }
+        return false
+    }
+
+    private func snapshot(_ writer: ArchiveWriter, elapsed: UInt64) -> RecordingProgress {
+        let opened = closedConnections + sessions.values.reduce(0) { $0 + $1.connectionsOpened }
+        return RecordingProgress(messages: writer.counts.records, bytes: writer.counts.bytes, connections: opened,
+                                 drops: writer.counts.drops, errors: writer.counts.errors, elapsed: elapsed)
+    }
+
+    private func open(_ page: WebInspectorPageList.Page) {
+        guard let url = options.endpoint.socket(page) else { return }
+        let channel = socketChannels.count + 1
+        socketChannels[page.socketPath] = channel
+        sessions[channel] = WebInspectorSession(page: channel, pageURL: page.url.isEmpty ? page.socketPath : page.url,
+                                                tapSource: options.tapSource, prefix: prefix)
+        let (outbound, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        outboxes[channel] = continuation
+        let inbox = self.inbox
+        let logger = self.logger
+        tasks[channel] = Task.detached {
+            let options = WebSocketClientOptions(deflate: false, origin: nil, maxMessageBytes: WebInspectorTargets.defaultMaxMessageBytes,
+                                                 connectTimeout: 5)
+            do {
+                try await WebSocketClient.withConnection(to: url, options: options) { ws in
+                    inbox.put(.opened(channel, .browser))
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await bytes in outbound {
+                                do { try await ws.send(bytes) } catch { return }
+                            }
+                        }
+                        for await message in ws.messages { inbox.put(.message(channel, message)) }
+                        group.cancelAll()
+                    }
+                }
+                inbox.put(.closed(channel, "closed by WebKit"))
+            } catch {
+                logger.debug("inspector connection \(url) ended: \(error)")
+                inbox.put(.closed(channel, "\(error)"))
+            }
+        }
+    }
+
+    private func closeAll() {
+        for c in outboxes.values { c.finish() }
+        outboxes.removeAll()
+        for task in tasks.values { task.cancel() }
+        tasks.removeAll()
+    }
+}
+
+extension CDPInbox.Item {
+    /// The channel an item is about.
+    var channel: Int {
+        switch self {
+        case .opened(let c, _), .message(let c, _), .closed(let c, _): return c
+        }
+    }
+}
