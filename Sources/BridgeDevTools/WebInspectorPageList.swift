@@ -17,6 +17,13 @@ package struct WebInspectorPageList: Sendable, Equatable {
         package var title: String
         /// The page's URL (HTML entities decoded), or "".
         package var url: String
+
+        /// A page as the list shows it.
+        package init(socketPath: String, title: String, url: String) {
+            self.socketPath = socketPath
+            self.title = title
+            self.url = url
+        }
     }
 
     /// The pages, in the order the list shows them, each socket once.

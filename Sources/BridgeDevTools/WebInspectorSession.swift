@@ -124,6 +124,7 @@ package struct WebInspectorSession: Sendable {
             actions.append(.send(bytes))
         }
         send("Console.enable", what: "enabling the console")
+        send("Page.enable", what: "enabling the page agent")
         send("Page.setBootstrapScript", ["source": .string(script)], what: "installing the tap (bootstrap script)")
         if info.paused {
             target.resumeAfter = target.pending.keys.max()

@@ -22,6 +22,14 @@ package struct WebInspectorTargets: Sendable {
         package var provisional: Bool
         /// Paused by `Target.setPauseOnStart` until `Target.resume`.
         package var paused: Bool
+
+        /// A target as described.
+        package init(id: String, type: String, provisional: Bool, paused: Bool) {
+            self.id = id
+            self.type = type
+            self.provisional = provisional
+            self.paused = paused
+        }
     }
 
     /// What one socket message was.
