@@ -168,8 +168,10 @@ struct WebKitShellTests {
         let p = Process()
         p.executableURL = webkitShell
         p.arguments = [pages.url("unclonable.html"), "--inspector", "127.0.0.1:\(port)", "--timeout", "60", "--quiet"]
+        let errors = try scratch("inspector").appendingPathComponent("stderr.txt")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
         p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        p.standardError = try FileHandle(forWritingTo: errors)
         try p.run()
         var list = ""
         for _ in 0..<100 where !list.contains("/socket/") {
@@ -181,6 +183,9 @@ struct WebKitShellTests {
         #expect(list.contains("Inspectable targets"), "\(list)")
         #expect(list.contains("/socket/") && list.contains("/WebPage"), "\(list)")
         #expect(p.terminationStatus == 3)
+        // Ended by the signal, not by its timeout (the test runner starts children with
+        // SIGTERM blocked; the shell unblocks it).
+        #expect(try String(contentsOf: errors, encoding: .utf8).contains("stopped by a signal"))
     }
 
     @Test func usageAndSetUpErrorsExitTwo() throws {

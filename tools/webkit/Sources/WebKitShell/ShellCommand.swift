@@ -13,6 +13,13 @@ package enum ShellCommand {
     package static func main() -> Never {
         let started = DispatchTime.now()
         signal(SIGPIPE, SIG_IGN)
+        // A parent may start us with SIGINT/SIGTERM blocked (test runners do): then the
+        // stop handlers would never run. Unblock them before any thread starts.
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        sigaddset(&stops, SIGINT)
+        sigaddset(&stops, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
         let options: ShellOptions
         do {
             options = try ShellOptions.parse(Array(CommandLine.arguments.dropFirst()))
