@@ -87,8 +87,24 @@ package final class WebInspectorRecordingSource: RecordingSource {
             if let d = options.duration, Double(now &- started) >= d * 1e9 { stopReason = "duration reached"; break }
             if now &- lastPoll >= 1_000_000_000 {
                 lastPoll = now
-                if let pages = try? options.endpoint.pages() {
-                    for page in pages where Self.matches(page, options.targetFilter) && socketChannels[page.socketPath] == nil { open(page) }
+                do {
+                    for page in try options.endpoint.pages()
+                    where Self.matches(page, options.targetFilter) && socketChannels[page.socketPath] == nil { open(page) }
+                } catch where error.message.hasPrefix("cannot connect") {
+                    // The app is gone though a socket did not say so (seen once in 10 runs: a
+                    // shell that had exited, its page socket never closed).
+                    let wall = WallClock.now.nanoseconds
+                    for channel in sessions.keys.sorted() {
+                        let actions = sessions[channel]!.closed(reason: "inspector gone", now: wall)
+                        _ = try perform(actions, channel: channel, writer: writer, messages: &messages)
+                        closedConnections += sessions.removeValue(forKey: channel)?.connectionsOpened ?? 0
+                    }
+                    try writer.append(ArchiveEvent(time: wall, kind: .error,
+                                                   reason: "WebKit's inspector at \(options.endpoint) went away: \(error.message)"))
+                    stopReason = "inspector gone"
+                    break loop
+                } catch {
+                    logger.info("the page list of \(options.endpoint) could not be read: \(error)")
                 }
             }
             var timeout = 0.1
