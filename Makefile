@@ -36,7 +36,7 @@ release:
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static --product bridgescope
 	@echo "release binary: $(RELEASE_BIN)"
 
-demo: build
+demo: build webkit
 	@tools/demo.sh
 
 bench: bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze bench-cdp bench-otlp bench-fleet bench-webkit

@@ -52,3 +52,18 @@ if command -v python3 >/dev/null 2>&1; then
   echo "exit status: $? (0 = no case failed); side by side: $(pwd)/.demo/conform.html"
   $BIN conform --target "stdio:python3 tools/hosts/python/bridge_host.py" --cases 1 --cases 2 | tail -n 8
 fi
+
+step "8. The journey that hangs on every iPhone, on real WebKit: both sides recorded, what the bridge dropped named"
+# bridgescope-webkit (docs/WEBKIT.md): WebKitGTK with the iOS bridge in front of the
+# reference host. The page passes a callback inside a request; WebKit never delivers a
+# message holding a function, and tells the page nothing: the journey waits (exit 3).
+WEBKIT_BIN=tools/webkit/.build/debug/bridgescope-webkit
+if [[ -x "$WEBKIT_BIN" ]]; then
+  tools/run-journey unclonable --engine webkit --record .demo/unclonable.bsz --timeout 5 --quiet
+  echo "exit status: $? (3 = the journey hung)"
+  $BIN analyze .demo/unclonable.bsz | head -n 6
+  tools/run-journey unclonable --engine webkit --page-args fixed=1 --quiet
+  echo "without the callback: exit status $? (0 = the journey completed)"
+else
+  echo "$WEBKIT_BIN is not built (make webkit): skipped"
+fi
