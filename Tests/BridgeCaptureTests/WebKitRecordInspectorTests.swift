@@ -2,6 +2,7 @@ import BridgeArchive
 import BridgeCapture
 import BridgeDevTools
 import BridgeJSON
+import BridgeTestSupport
 import Foundation
 import Testing
 
@@ -247,5 +248,64 @@ struct WebKitRecordInspectorTests {
         let present = s.receive(text(#"{"method":"Target.dispatchMessageFromTarget","params":{"targetId":"page-1","message":"{\"result\":{\"result\":{\"type\":\"string\",\"value\":\"present\"}},\"id\":4}"}}"#), now: 3)
         guard case .note(let note)? = present.first else { Issue.record("no note"); return }
         #expect(note.contains("has a tap of its own"))
+    }
+
+    // MARK: the page's script (in node)
+
+    /// The recorder's script in a page (node standing in for it): it installs and configures
+    /// the tap; the app's later `configure` gets every line too, with its header; the console
+    /// carries the same lines; the script run again answers `installed` (same recorder),
+    /// `redirected` (another recorder), and `present` on a page whose own tap came first.
+    @Test(.enabled(if: nodePresent, "node is not installed")) func theScriptSharesTheTapWithTheApp() throws {
+        let dir = TestScratch.rootURL.appendingPathComponent("webinspector-script-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let tapSource = try String(contentsOf: ProjectPaths.root.appendingPathComponent("tools/taps/js/bridge-tap.js"), encoding: .utf8)
+        let first = dir.appendingPathComponent("first.js"), second = dir.appendingPathComponent("second.js")
+        try WebInspectorTapScript.script(tapSource: tapSource, prefix: "P1").write(to: first, atomically: true, encoding: .utf8)
+        try WebInspectorTapScript.script(tapSource: tapSource, prefix: "P2").write(to: second, atomically: true, encoding: .utf8)
+        func run(_ body: String) throws -> JSONValue {
+            let script = """
+                globalThis.window = globalThis; globalThis.top = globalThis;
+                var vm = require("vm"), fs = require("fs"), out = { console: [], app: [], answers: [] };
+                var print = console.log.bind(console);
+                console.debug = function (t) { out.console.push(t); };
+                function evaluate(path) { out.answers.push(vm.runInThisContext(fs.readFileSync(path, "utf8"))); }
+                \(body)
+                setTimeout(function () { print(JSON.stringify(out)); }, 20);
+                """
+            let r = try runProcess(URL(fileURLWithPath: "/usr/bin/node"), ["-e", script])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try JSONParser().parse(Array(r.stdout.utf8)).value
+        }
+        let shared = try run("""
+            evaluate(\(JSONWriter().string(.string(first.path))));
+            BridgeScopeTap.configure({ conn: "webview-1", keepSensitiveFields: true, onLine: function (l) { out.app.push(l); } });
+            window.webkit = { messageHandlers: { gbgBridge: { postMessage: function () {} } } };
+            webkit.messageHandlers.gbgBridge.postMessage({ version: "1.0", correlationId: "a", type: "request", payload: { action: "x", data: { imageData: "AAAA" } } });
+            webkit.messageHandlers.gbgBridge.postMessage({ version: "1.0", correlationId: "b", type: "request", payload: { action: "y" } });
+            evaluate(\(JSONWriter().string(.string(first.path))));
+            setTimeout(function () { evaluate(\(JSONWriter().string(.string(second.path)))); }, 5);
+            """)
+        #expect(shared["answers"]?.arrayValue?.compactMap(\.stringValue) == ["installed", "installed", "redirected"])
+        let app = shared["app"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let consoleTexts = shared["console"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(app.count == 3, "\(app)")
+        #expect(app.first?.contains(#""event":"tap""#) == true && app.first?.contains(#""redacted":false"#) == true)
+        #expect(consoleTexts.count == 2, "\(consoleTexts)")
+        // One console message per task: the tap's header and both posts (one task), then
+        // the new recorder's header.
+        let bodies = consoleTexts.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        #expect(bodies.first?.first?.hasPrefix("P1 ") == true && bodies.first?.first?.hasSuffix(#" 1 top """#) == true, "\(bodies)")
+        #expect(bodies.first?.dropFirst().first?.contains(#""event":"tap""#) == true)
+        #expect(Array(bodies.first?.dropFirst(2) ?? []) == Array(app.dropFirst()), "the console lines are the app's lines")
+        #expect(app[1].contains(#""imageData":"AAAA""#), "the app's keepSensitiveFields applies")
+        #expect(bodies.last?.first?.hasPrefix("P2 ") == true && bodies.last?.first?.contains(" 1 top ") == true)
+        let present = try run("""
+            require(\(JSONWriter().string(.string(ProjectPaths.root.appendingPathComponent("tools/taps/js/bridge-tap.js").path))));
+            BridgeScopeTap.configure({ onLine: function (l) { out.app.push(l); } });
+            evaluate(\(JSONWriter().string(.string(first.path))));
+            """)
+        #expect(present["answers"]?.arrayValue?.compactMap(\.stringValue) == ["present"])
+        #expect(present["console"]?.arrayValue?.isEmpty == true)
     }
 }
