@@ -81,6 +81,20 @@ struct WebKitShellTests {
         #expect(cat.stdout.contains("\"event\":\"close\",\"conn\":\"webview-1@native\""))
     }
 
+    /// A page that looks the handler up for every post, past garbage collections (WebKit
+    /// then makes its JavaScript object afresh): the page's tap records every post.
+    @Test func thePageTapRecordsEveryPostOfALongSession() throws {
+        let dir = try scratch("stress")
+        let archive = dir.appendingPathComponent("stress.bsz").path
+        let pages = try JourneyPageServer()
+        let r = try runShell([pages.url("stress.html?n=1000"), "--record", archive, "--quiet", "--timeout", "60"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let cat = try runBridgescope(["cat", archive]).stdout
+        let web = cat.components(separatedBy: "\"dir\":\"w2h\",\"conn\":\"webview-1@web\",\"msg\"").count - 1
+        let native = cat.components(separatedBy: "\"dir\":\"w2h\",\"conn\":\"webview-1@native\",\"msg\"").count - 1
+        #expect(web == 1001 && native == 1001, "web \(web), native \(native)")
+    }
+
     /// The journey that hangs on every iPhone: `analyze` of the shell's recording names the
     /// request the page posted and the host never received, and says why.
     @Test func analyzeNamesThePostWebKitDidNotDeliver() throws {

@@ -749,10 +749,18 @@
   function safeGet(obj, name) { try { return obj[name]; } catch (e) { return undefined; } }
 
   var instrumented = typeof WeakSet === "function" ? new WeakSet() : null;
+  // Every instrumented object is also held here. WebKit's `webkit.messageHandlers` and its
+  // `gbgBridge` are host objects whose JavaScript wrappers are made afresh after a garbage
+  // collection when nothing holds them, and a fresh wrapper has none of the hooks: a page
+  // that looks the handler up for each post (as journeys do) would go unrecorded after the
+  // first collection. Held, the wrapper stays the one WebKit hands out. (Few objects: the
+  // bridge's own, and each one a page puts in their place; at most MAX_KEPT.)
+  var kept = [], MAX_KEPT = 1000;
   function instrument(obj, parts) {
     if (obj === null || typeof obj !== "object" && typeof obj !== "function" || !instrumented) { return; }
     if (instrumented.has(obj)) { return; }
     instrumented.add(obj);
+    if (obj !== root && kept.length < MAX_KEPT) { kept[kept.length] = obj; }
     for (var name in parts) { if (hasOwn(parts, name)) { hook(obj, name, parts[name]); } }
   }
 
