@@ -80,3 +80,7 @@ bench-cdp: setup
 
 bench-webkit: setup
 	@tools/bench/webkit/run.sh
+
+.PHONY: bench-webkit-record
+bench-webkit-record: setup
+	@tools/bench/record/webkit.sh
