@@ -201,30 +201,8 @@ public final class CDPRecordingSource: RecordingSource {
         let channel = nextChannel
         let (outbound, continuation) = AsyncStream.makeStream(of: [UInt8].self)
         outboxes[channel] = continuation
-        let inbox = self.inbox
-        let logger = self.logger
-        tasks[channel] = Task.detached {
-            let options = WebSocketClientOptions(deflate: false, origin: nil, maxMessageBytes: CDPLimits.maxMessageBytes,
-                                                 connectTimeout: 5)
-            do {
-                try await WebSocketClient.withConnection(to: url, options: options) { ws in
-                    inbox.put(.opened(channel, kind))
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await bytes in outbound {
-                                do { try await ws.send(bytes) } catch { return }
-                            }
-                        }
-                        for await message in ws.messages { inbox.put(.message(channel, message)) }
-                        group.cancelAll()
-                    }
-                }
-                inbox.put(.closed(channel, "closed by the browser"))
-            } catch {
-                logger.debug("DevTools connection \(url) ended: \(error)")
-                inbox.put(.closed(channel, "\(error)"))
-            }
-        }
+        tasks[channel] = inbox.connect(url, channel: channel, kind: kind, maxMessageBytes: CDPLimits.maxMessageBytes,
+                                       outbound: outbound, closedReason: "closed by the browser", logger: logger)
         return channel
     }
 

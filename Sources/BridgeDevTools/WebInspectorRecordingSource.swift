@@ -191,30 +191,8 @@ package final class WebInspectorRecordingSource: RecordingSource {
                                                 tapSource: options.tapSource, prefix: prefix)
         let (outbound, continuation) = AsyncStream.makeStream(of: [UInt8].self)
         outboxes[channel] = continuation
-        let inbox = self.inbox
-        let logger = self.logger
-        tasks[channel] = Task.detached {
-            let options = WebSocketClientOptions(deflate: false, origin: nil, maxMessageBytes: WebInspectorTargets.defaultMaxMessageBytes,
-                                                 connectTimeout: 5)
-            do {
-                try await WebSocketClient.withConnection(to: url, options: options) { ws in
-                    inbox.put(.opened(channel, .browser))
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await bytes in outbound {
-                                do { try await ws.send(bytes) } catch { return }
-                            }
-                        }
-                        for await message in ws.messages { inbox.put(.message(channel, message)) }
-                        group.cancelAll()
-                    }
-                }
-                inbox.put(.closed(channel, "closed by WebKit"))
-            } catch {
-                logger.debug("inspector connection \(url) ended: \(error)")
-                inbox.put(.closed(channel, "\(error)"))
-            }
-        }
+        tasks[channel] = inbox.connect(url, channel: channel, kind: .browser, maxMessageBytes: WebInspectorTargets.defaultMaxMessageBytes,
+                                       outbound: outbound, closedReason: "closed by WebKit", logger: logger)
     }
 
     private func closeAll() {
