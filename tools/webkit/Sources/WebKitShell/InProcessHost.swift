@@ -59,7 +59,9 @@ package final class InProcessHost: ShellHost, @unchecked Sendable {
     }
 }
 
-/// The transport between the shell's bridge and the in-process host.
+/// The transport between the shell's bridge and the in-process host: the host's sends
+/// go out through it; messages go in through `BridgeHost.receive` directly, so its
+/// incoming stream only ever ends (``finish()``), which ends the host's run.
 final class ShellTransport: HostTransport, @unchecked Sendable {
     let incoming: AsyncStream<[UInt8]>
     private let continuation: AsyncStream<[UInt8]>.Continuation
@@ -70,7 +72,6 @@ final class ShellTransport: HostTransport, @unchecked Sendable {
         (incoming, continuation) = AsyncStream.makeStream(of: [UInt8].self)
     }
 
-    func deliver(_ message: [UInt8]) { continuation.yield(message) }
     func finish() { continuation.finish() }
     func send(_ message: [UInt8]) async throws { onSend(message) }
 }

@@ -9,16 +9,7 @@ package struct JourneyOutcome: Sendable, Equatable {
 
     /// Whether `body` holds `"journey.` at all: the cheap test before ``detect(_:)``.
     package static func mayEnd(_ body: [UInt8]) -> Bool {
-        let needle = Array("journey.".utf8)
-        guard body.count >= needle.count else { return false }
-        return body.withUnsafeBufferPointer { b in
-            var i = 0
-            while i + needle.count <= b.count {
-                if b[i] == 0x6A, b[i + 1] == 0x6F, b[i + 2] == 0x75, Array(b[i..<(i + needle.count)]) == needle { return true }
-                i += 1
-            }
-            return false
-        }
+        body.firstRange(of: Array("journey.".utf8)) != nil
     }
 
     /// The outcome a posted body announces, if it is a journey end event.
