@@ -31,6 +31,22 @@ struct WebKitShellTests {
         }
     }
 
+    /// A stdio host's line that is not JSON reaches the page as a string, never as code: a
+    /// line that would post journey.complete if evaluated leaves the journey unfinished.
+    @Test func aHostLineThatIsNotJSONIsNeverEvaluated() throws {
+        let pages = try JourneyPageServer()
+        let hostile = #"0); window.webkit.messageHandlers.gbgBridge.postMessage({version:'1.0',correlationId:'x',type:'event',timestamp:1,payload:{action:'journey.complete',data:{}}}); (0"#
+        let script = dirOfScratch().appendingPathComponent("hostile-host.sh")
+        try "printf '%s\\n' \"$(cat \"$0.line\")\"; cat > /dev/null\n".write(to: script, atomically: true, encoding: .utf8)
+        try hostile.write(toFile: script.path + ".line", atomically: true, encoding: .utf8)
+        let r = try runShell([pages.url("unclonable.html"), "--host", "stdio:sh \(script.path)", "--timeout", "4"])
+        #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
+        #expect(!r.stdout.contains("journey complete"), "\(r.stdout)")
+        #expect(r.stderr.contains("not JSON; passed to the page as a string"), "\(r.stderr)")
+    }
+
+    func dirOfScratch() -> URL { (try? scratch("hostile")) ?? TestScratch.rootURL }
+
     /// The same hostile bodies through real WebKit and through the shim in Chromium: the
     /// host side sees the same JSON (member order aside), or nothing, for every probe.
     @Test(.enabled(if: chromiumPresent, "chromium is not installed")) func theShimCarriesWhatWebKitCarries() throws {
