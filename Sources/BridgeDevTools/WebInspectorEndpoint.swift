@@ -22,6 +22,11 @@ package struct WebInspectorEndpoint: Sendable, Hashable, CustomStringConvertible
         self.address = address
     }
 
+    /// The inspector at `address`.
+    package init(address: CDPEndpoint) {
+        self.address = address
+    }
+
     /// `http://host:port`.
     package var description: String { address.description }
 

@@ -62,6 +62,7 @@ struct ConformCommand: AsyncParsableCommand {
         for text in targets.isEmpty ? ["inproc"] : targets {
             let spec: FuzzOptions.TargetSpec
             do { spec = try FuzzOptions.TargetSpec(parsing: text) } catch { throw ValidationError("--target \(text): \(error)") }
+            if case .webView = spec { throw ValidationError("--target \(text): conform does not drive WebViews yet; use fuzz or replay (docs/WEBVIEW-TARGETS.md)") }
             let target = spec.makeTarget(scenario: nil, strict: strict, responseTimeoutMs: responseTimeout, maxStepDelayMs: 10_000)
             if let probing = target as? any ProbingTarget {
                 do { try await probing.probe() } catch { printError("error: \(error)"); throw Exit.usage }

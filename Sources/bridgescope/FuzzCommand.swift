@@ -32,7 +32,7 @@ struct FuzzCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "inproc, ws://HOST:PORT/bridge or stdio:'COMMAND'.")
+    @Option(help: "inproc, ws://HOST:PORT/bridge, stdio:'COMMAND', cdp:http://HOST:PORT[#URL] or webkit:http://HOST:PORT[#URL] (a WebView's bridge, docs/WEBVIEW-TARGETS.md).")
     var target = "inproc"
     @Option(help: "Scenario file the host runs (docs/SCENARIOS.md).")
     var scenario: String?
@@ -99,6 +99,8 @@ struct FuzzCommand: AsyncParsableCommand {
     func options() throws -> FuzzOptions {
         var o = FuzzOptions()
         do { o.target = try FuzzOptions.TargetSpec(parsing: target) } catch { throw ValidationError("\(error)") }
+        o.pageOpener = WebViewOpener.opener()
+        if case .webView = o.target, jobs > 1 { throw ValidationError("--jobs: a WebView target is one page; run it with one job") }
         do throws(HostError) {
             o.scenarioPath = try scenario.map { spec throws(HostError) in
                 try Scenario.locate(spec, in: ReplayTarget.defaultScenarioDirectories(), searched: ResourceLocator.searched("tools/scenarios"))
@@ -228,6 +230,11 @@ struct FuzzCommand: AsyncParsableCommand {
         case .webSocket(let url):
             var t = WebSocketTarget(url: url, scenario: scenario)
             t.deflate = o.webSocketDeflate
+            t.strict = o.strict
+            t.responseTimeoutMs = o.responseTimeoutMs
+            target = t
+        case .webView(let spec):
+            var t = WebViewTarget(spec: spec, scenario: scenario, open: WebViewOpener.opener())
             t.strict = o.strict
             t.responseTimeoutMs = o.responseTimeoutMs
             target = t

@@ -14,10 +14,22 @@ public struct FuzzOptions: Sendable {
         /// Any host speaking one envelope per line on stdin/stdout, started per case with
         /// `/bin/sh -c CMD`.
         case stdio(String)
+        /// A host behind a WebView's bridge, reached through its debugging door:
+        /// `cdp:http://HOST:PORT[#URL]` or `webkit:http://HOST:PORT[#URL]`, as written
+        /// (docs/WEBVIEW-TARGETS.md).
+        case webView(String)
 
-        /// Parses `inproc`, `ws://HOST:PORT/PATH` or `stdio:CMD`.
+        /// Parses `inproc`, `ws://HOST:PORT/PATH`, `stdio:CMD`, `cdp:…` or `webkit:…`.
         public init(parsing text: String) throws {
             if text == "inproc" { self = .inproc; return }
+            if text.hasPrefix("cdp:") || text.hasPrefix("webkit:") {
+                let rest = text.drop { $0 != ":" }.dropFirst()
+                guard rest.hasPrefix("http://") else {
+                    throw FuzzError(.usage, "--target \(text): expected cdp:http://HOST:PORT[#URL-SUBSTRING] or webkit:http://HOST:PORT[#URL-SUBSTRING]")
+                }
+                self = .webView(text)
+                return
+            }
             if text.hasPrefix("stdio:") {
                 let cmd = String(text.dropFirst(6))
                 guard !cmd.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -27,7 +39,7 @@ public struct FuzzOptions: Sendable {
                 return
             }
             if let url = WebSocketURL(text) { self = .webSocket(url); return }
-            throw FuzzError(.usage, "--target must be inproc, ws://HOST:PORT/bridge or stdio:'COMMAND', not \(text)")
+            throw FuzzError(.usage, "--target must be inproc, ws://HOST:PORT/bridge, stdio:'COMMAND', cdp:http://HOST:PORT or webkit:http://HOST:PORT, not \(text)")
         }
 
         /// The spelling.
@@ -36,6 +48,7 @@ public struct FuzzOptions: Sendable {
             case .inproc: return "inproc"
             case .webSocket(let u): return u.description
             case .stdio(let c): return "stdio:\(c)"
+            case .webView(let s): return s
             }
         }
     }
@@ -90,6 +103,9 @@ public struct FuzzOptions: Sendable {
     public var selfTestTrap: String?
     /// Folder of crash cases to leave out of the seeds (set by the supervisor for restarted workers).
     public var quarantine: String?
+    /// Attaches to the page of a `cdp:` or `webkit:` target (set by the command line,
+    /// which links the debugging protocols; nil: such targets are refused).
+    package var pageOpener: PageBridgeOpener?
     /// Offer permessage-deflate on `ws://` targets (default off, see ``WebSocketTarget/deflate``).
     public var webSocketDeflate = false
     /// Judge black-box hosts by this project's choices where PROTOCOL.md §7 leaves one

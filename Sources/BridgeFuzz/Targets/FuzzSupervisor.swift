@@ -35,6 +35,7 @@ public final class FuzzSupervisor {
         switch options.target {
         case .inproc: try await runWorkers()
         case .stdio, .webSocket: try await (options.jobs > 1 ? runBlackBoxJobs() : runBlackBox())
+        case .webView: try await runBlackBox()   // one page: one job
         }
         summary.seconds = elapsed
         if options.statusLine { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -77,6 +78,12 @@ public final class FuzzSupervisor {
         case .webSocket(let url):
             var t = WebSocketTarget(url: url, scenario: options.scenarioPath == nil ? nil : scenario)
             t.deflate = options.webSocketDeflate
+            t.strict = options.strict
+            t.responseTimeoutMs = options.responseTimeoutMs
+            target = t
+        case .webView(let spec):
+            guard let open = options.pageOpener else { throw FuzzError(.usage, "--target \(spec): this build cannot drive WebViews") }
+            var t = WebViewTarget(spec: spec, scenario: options.scenarioPath == nil ? nil : scenario, open: open)
             t.strict = options.strict
             t.responseTimeoutMs = options.responseTimeoutMs
             target = t

@@ -1,3 +1,4 @@
+import BridgeTransport
 import BridgeHost
 
 /// The settings a black-box target shares: how strictly it is judged and how it waits.
@@ -8,6 +9,7 @@ package protocol BlackBoxSettings {
 }
 
 extension StdioTarget: BlackBoxSettings {}
+extension WebViewTarget: BlackBoxSettings {}
 extension WebSocketTarget: BlackBoxSettings {}
 
 extension FuzzOptions.TargetSpec {
@@ -15,7 +17,14 @@ extension FuzzOptions.TargetSpec {
     /// own choices), or a black-box host judged leniently unless `strict`, each request
     /// waiting `responseTimeoutMs` (nil: PROTOCOL.md §2's timeouts) and each step's delay
     /// honoured up to `maxStepDelayMs` (nil: the fuzzer's compression of pauses).
+    /// A `cdp:`/`webkit:` spec attaches with `pageOpener` (nil: every case is a target failure saying so).
     public func makeTarget(scenario: Scenario?, strict: Bool, responseTimeoutMs: Int64?, maxStepDelayMs: Int64? = nil) -> any FuzzTarget {
+        makeTarget(scenario: scenario, strict: strict, responseTimeoutMs: responseTimeoutMs, maxStepDelayMs: maxStepDelayMs, pageOpener: nil)
+    }
+
+    /// ``makeTarget(scenario:strict:responseTimeoutMs:maxStepDelayMs:)`` with the opener of WebView targets.
+    package func makeTarget(scenario: Scenario?, strict: Bool, responseTimeoutMs: Int64?, maxStepDelayMs: Int64? = nil,
+                            pageOpener: PageBridgeOpener?) -> any FuzzTarget {
         func configured<T: BlackBoxSettings>(_ target: T) -> T {
             var t = target
             t.strict = strict
@@ -27,6 +36,9 @@ extension FuzzOptions.TargetSpec {
         case .inproc: return InProcessTarget(scenario: scenario ?? .default)
         case .stdio(let command): return configured(StdioTarget(command: command, scenario: scenario))
         case .webSocket(let url): return configured(WebSocketTarget(url: url, scenario: scenario))
+        case .webView(let spec):
+            let open = pageOpener ?? { spec in throw FuzzError(.usage, "\(spec): this command cannot drive WebViews") }
+            return configured(WebViewTarget(spec: spec, scenario: scenario, open: open))
         }
     }
 }

@@ -67,6 +67,8 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
     /// What one case's connection has seen, shared by its reader and its sender.
     final class Recorder: @unchecked Sendable {
         let lock = NSLock()
+        /// When the case began.
+        let start = ContinuousClock.now
         var events: [Trace.Event] = []
         var lastReceived: ContinuousClock.Instant?
         var streamEnded = false
@@ -77,33 +79,60 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         var waitGroups: [String: [String]] = [:]
         /// Ids of what may be a request, until some answer carries them.
         var owed: Set<String> = []
+        /// Ids earlier cases sent to a host that outlives its cases (``WebViewTarget``):
+        /// a response carrying one that this case did not send is a leftover, not recorded.
+        var stale: Set<String> = []
+        /// Ids this case sent.
+        var caseIds: Set<String> = []
+        /// Ids whose final answer came (before the send was recorded, too).
+        var finallyAnswered: Set<String> = []
         let decoder = EnvelopeDecoder()
 
         func received(_ bytes: [UInt8], atMs: Int64) {
             let d = decoder.decode(bytes, direction: .hostToWeb)
             lock.lock(); defer { lock.unlock() }
+            if d.partial.type == .response, let id = d.partial.correlationId, stale.contains(id), !caseIds.contains(id) { return }
             events.append(.received(bytes: bytes, atMs: atMs))
             lastReceived = .now
             guard d.partial.type == .response, let id = d.partial.correlationId else { return }
             owed.remove(id)
             if d.partial.status != .acknowledged {
+                finallyAnswered.insert(id)
                 waiting[id] = nil
                 for other in waitGroups[id] ?? [] { waiting[other] = nil }
             }
         }
 
-        func sent(_ bytes: [UInt8], step: Int, atMs: Int64, deadline: (String) -> ContinuousClock.Instant) {
+        /// Records a message sent at step `step`; at `index` of the events (a place kept
+        /// when the send began, see ``reserve()``) or at the end.
+        func sent(_ bytes: [UInt8], step: Int, atMs: Int64, at index: Int? = nil, deadline: (String) -> ContinuousClock.Instant) {
             let d = decoder.decode(bytes, direction: .webToHost)
             lock.lock(); defer { lock.unlock() }
             // Every request object is answered, whatever else is wrong with it (§7).
             if let r = RequestObject(bytes) {
-                for id in r.ids {
+                for id in r.ids where !finallyAnswered.contains(id) {
                     waiting[id] = deadline(r.action ?? "")
                     if r.ids.count > 1 { waitGroups[id] = r.ids.filter { $0 != id } }
                 }
             }
-            if d.partial.type == .request { owed.formUnion(LooseIds.scan(bytes)) }
-            events.append(.sent(step: step, bytes: bytes, atMs: atMs))
+            let ids = LooseIds.scan(bytes)
+            caseIds.formUnion(ids)
+            if let id = d.partial.correlationId { caseIds.insert(id) }
+            if d.partial.type == .request { owed.formUnion(ids.filter { !finallyAnswered.contains($0) }) }
+            if let index, index < events.count {
+                events[index] = .sent(step: step, bytes: bytes, atMs: atMs)
+            } else {
+                events.append(.sent(step: step, bytes: bytes, atMs: atMs))
+            }
+        }
+
+        /// Keeps a place in the events for a send whose bytes are known only once it is
+        /// done (what crossed a page's bridge): answers that arrive meanwhile come after it.
+        func reserve(atMs: Int64) -> Int {
+            lock.withLock {
+                events.append(.received(bytes: [], atMs: atMs))
+                return events.count - 1
+            }
         }
 
         var outstanding: Bool { lock.withLock { !waiting.isEmpty || !owed.isEmpty } }

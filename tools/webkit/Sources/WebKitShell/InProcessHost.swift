@@ -24,7 +24,8 @@ package final class InProcessHost: ShellHost, @unchecked Sendable {
     }
 
     package func start(send: @escaping @Sendable ([UInt8]) -> Void,
-                       observe: (@Sendable (NativeObservation) -> Void)?) throws(ShellError) {
+                       observe: (@Sendable (NativeObservation) -> Void)?,
+                       ended: @escaping @Sendable (String) -> Void) throws(ShellError) {
         if let observe {
             transport.onSend = { bytes in
                 observe(NativeObservation(direction: "h2w", bytes: bytes, time: NativeTapDelegate.now()))

@@ -59,8 +59,13 @@ package final class Shell: @unchecked Sendable {
         if recorder != nil {
             observe = { [main, unowned self] o in main.post { self.recorder?.native(o) } }
         }
-        try host.start(send: { [main, unowned self] bytes in main.post { self.answer(bytes) } }, observe: observe)
+        try host.start(send: { [main, unowned self] bytes in main.post { self.answer(bytes) } }, observe: observe,
+                       ended: { [main, unowned self] why in main.post { self.end(1, why) } })
         MainThread.every(milliseconds: UInt32(min(options.timeout * 1000, Double(UInt32.max)))) { [unowned self] in
+            if options.keepOpen {
+                self.end(0, "kept open for \(Self.seconds(options.timeout)) s (--keep-open)")
+                return false
+            }
             self.end(3, "timed out after \(Self.seconds(options.timeout)) s: the page sent no journey.complete or journey.error")
             return false
         }
@@ -87,7 +92,7 @@ package final class Shell: @unchecked Sendable {
             markReady()
             exchange.note(direction: "w2h", bytes: body)
             host?.receive(body)
-            if outcome == nil, JourneyOutcome.mayEnd(body), let end = JourneyOutcome.detect(body) {
+            if !options.keepOpen, outcome == nil, JourneyOutcome.mayEnd(body), let end = JourneyOutcome.detect(body) {
                 outcome = end
                 MainThread.every(milliseconds: Self.graceMilliseconds) { [unowned self] in
                     self.end(end.completed ? 0 : 1, end.description)

@@ -7,8 +7,13 @@ package protocol ShellHost: AnyObject, Sendable {
     /// Starts the host. `send` takes each host → web message (one JSON text);
     /// `observe` is the native tap: what the host received (`w2h`) and sent (`h2w`);
     /// nil when nothing records (the tap then costs nothing).
+    ///
+    /// `ended` is called, from any thread, when the host ends by itself (a child process
+    /// that exited or closed its output): the shell then ends as an app whose host
+    /// crashed would.
     func start(send: @escaping @Sendable ([UInt8]) -> Void,
-               observe: (@Sendable (NativeObservation) -> Void)?) throws(ShellError)
+               observe: (@Sendable (NativeObservation) -> Void)?,
+               ended: @escaping @Sendable (String) -> Void) throws(ShellError)
     /// Hands one posted body to the host.
     func receive(_ body: [UInt8])
     /// Whether the host's messages need checking before they are evaluated (a child

@@ -3,7 +3,7 @@ import Foundation
 /// The command line of `bridgescope-webkit` (docs/WEBKIT.md):
 ///
 ///     bridgescope-webkit URL [--host inproc[:SCENARIO] | --host stdio:'CMD'] [--timeout S]
-///                        [--record OUT.bsz] [--inspector HOST:PORT] [--quiet]
+///                        [--record OUT.bsz] [--inspector HOST:PORT] [--quiet] [--keep-open]
 package struct ShellOptions: Sendable, Equatable {
     /// Which host answers behind the bridge.
     package enum Host: Sendable, Equatable {
@@ -25,10 +25,14 @@ package struct ShellOptions: Sendable, Equatable {
     package var inspector: String?
     /// No exchange on stdout: only the outcome line.
     package var quiet = false
+    /// Stay open after the page's journey ends, as an app does: only `--timeout` (exit 0),
+    /// a signal (3), a crash of the page or the host (1) end the run. For `replay` and
+    /// `fuzz --target webkit:` (docs/WEBVIEW-TARGETS.md).
+    package var keepOpen = false
 
     package static let usage = """
         usage: bridgescope-webkit URL [--host inproc[:SCENARIO] | --host stdio:'CMD'] [--timeout S]
-                                  [--record OUT.bsz] [--inspector HOST:PORT] [--quiet]
+                                  [--record OUT.bsz] [--inspector HOST:PORT] [--quiet] [--keep-open]
 
         Opens URL in WebKitGTK with the iOS bridge (window.webkit.messageHandlers.gbgBridge,
         answers through window.GBGBridge.receive) in front of a host, and waits for the page's
@@ -43,6 +47,8 @@ package struct ShellOptions: Sendable, Equatable {
                                     <view>@native (the host's side) (docs/FORMAT.md)
           --inspector HOST:PORT     start WebKit's inspector server there (docs/WEBKIT.md)
           --quiet                   print only the outcome, not the exchange
+          --keep-open               stay open after the journey ends, until --timeout (exit 0) or a
+                                    signal: a host for replay/fuzz --target webkit: (docs/WEBVIEW-TARGETS.md)
         """
 
     /// Parses `arguments` (without the program name).
@@ -74,6 +80,7 @@ package struct ShellOptions: Sendable, Equatable {
                 }
                 o.inspector = v
             case "--quiet": o.quiet = true
+            case "--keep-open": o.keepOpen = true
             case "-h", "--help": throw ShellError(usage, status: 0)
             default:
                 if a.hasPrefix("-") { throw ShellError("unknown option \(a)\n\n\(usage)") }

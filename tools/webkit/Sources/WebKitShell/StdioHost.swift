@@ -26,7 +26,8 @@ package final class StdioHost: ShellHost, @unchecked Sendable {
     }
 
     package func start(send: @escaping @Sendable ([UInt8]) -> Void,
-                       observe: (@Sendable (NativeObservation) -> Void)?) throws(ShellError) {
+                       observe: (@Sendable (NativeObservation) -> Void)?,
+                       ended: @escaping @Sendable (String) -> Void) throws(ShellError) {
         var toHost: [Int32] = [0, 0], fromHost: [Int32] = [0, 0]
         guard makePipe(&toHost), makePipe(&fromHost) else {
             throw ShellError("cannot make pipes for the host: \(String(cString: strerror(errno)))")
@@ -48,6 +49,7 @@ package final class StdioHost: ShellHost, @unchecked Sendable {
                 send(line)
             }
             done.signal()
+            ended("the host's output ended (the host `\(self.command)` exited or closed it)")
         }
         self.observeInput = observe
     }

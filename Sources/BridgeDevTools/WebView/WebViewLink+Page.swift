@@ -1,0 +1,109 @@
+import BridgeCapture
+import BridgeJSON
+import BridgeTransport
+import Logging
+
+extension WebViewLink {
+    /// Attaches to the page `spec` names and makes it ready to post: the debugging
+    /// domains enabled, the page moved to about:blank when the bridge lives on there (a
+    /// native bridge does; a page-side one such as bridgescope's shim does not, and the
+    /// page is then used as it is), the tap installed. Throws ``CaptureError`` naming the
+    /// endpoint and what to do.
+    package static func open(_ spec: WebViewSpec, tapSource: String, blank: Bool = true, commandTimeout: Double = 10,
+                             logger: Logger = Logger(label: "bridgescope.webview")) async throws(CaptureError) -> WebViewLink {
+        let (socket, url) = try spec.page()
+        let link = WebViewLink(spec: spec, tapSource: tapSource, logger: logger, commandTimeout: commandTimeout)
+        link.state.withLock { $0.pageURL = url }
+        link.connect(socket)
+        do throws(CaptureError) {
+            try await link.waitReady(seconds: 10)
+            try await link.enable()
+            var page = try await link.settle(what: "the page's load") { $0.ready }
+            if blank && page.href != "about:blank" {
+                _ = try await link.command("Page.navigate", ["url": "about:blank"])
+                let empty = try await link.settle(what: "the navigation to about:blank") { $0.ready && $0.href == "about:blank" }
+                if empty.shape != nil {
+                    page = empty
+                } else {
+                    logger.notice("the bridge of \(url) does not live on at about:blank (a bridge the page itself sets up); using the page as it is")
+                    _ = try await link.command("Page.navigate", ["url": .string(url)])
+                    page = try await link.settle(what: "the navigation back to \(url)") { $0.ready && $0.href != "about:blank" }
+                }
+            }
+            guard let shape = page.shape else {
+                throw CaptureError(spec.kind == .cdp ? .cdp : .webkit, "\(page.href) at \(spec.endpoint) has no bridge: neither "
+                    + "window.webkit.messageHandlers.gbgBridge (iOS) nor window.GBGBridge.postMessage (Android); "
+                    + "point the WebView at a page of the app that has it")
+            }
+            link.state.withLock { $0.shape = shape; $0.pageURL = page.href }
+            try await link.install()
+            return link
+        } catch {
+            link.close()
+            throw error
+        }
+    }
+
+    /// Turns on what the link listens to: the tap's binding (DevTools) or the console (WebKit).
+    func enable() async throws(CaptureError) {
+        switch spec.kind {
+        case .cdp:
+            _ = try await command("Runtime.enable")
+            _ = try await command("Runtime.addBinding", ["name": .string(binding)])
+            _ = try await command("Page.enable")
+        case .webkit:
+            _ = try await command("Console.enable")
+            _ = try await command("Page.enable")
+        }
+    }
+
+    /// Installs the stand-in receiver and the tap in the current document.
+    func install() async throws(CaptureError) {
+        _ = try await evaluate(WebViewScript.receiver)
+        let answer = try await evaluate(tapScript)
+        if answer == WebInspectorTapScript.present {
+            throw CaptureError(.webkit, "the page already has a tap of its own (bridgescope-webkit --record, or the app's): "
+                + "the target cannot hear the host through it; run the WebView without recording")
+        }
+        guard try await evaluate("String(" + WebViewScript.tapPresent + ")") == "true" else {
+            throw CaptureError(spec.kind == .cdp ? .cdp : .webkit, "the tap did not install in \(pageURL) (\(answer ?? "no answer"))")
+        }
+    }
+
+    /// A fresh document of the same page (a reload): what the page held is gone; a
+    /// native host's state is not (it lives in the app).
+    package func reload() async throws(CaptureError) {
+        var random = SystemRandomNumberGenerator()
+        let token = String(random.next(), radix: 36)
+        _ = try await evaluate(WebViewScript.mark(token))
+        _ = try await command("Page.reload")
+        let page = try await settle(what: "the reload of \(pageURL)") { $0.ready && $0.mark != token }
+        guard page.shape != nil else {
+            throw CaptureError(spec.kind == .cdp ? .cdp : .webkit, "after a reload, \(page.href) has no bridge any more")
+        }
+        try await install()
+    }
+
+    /// Posts one message through the page's bridge, as a journey would, now (posts leave
+    /// in the order of the calls); the task gives what crossed (iOS: `JSON.stringify` of
+    /// the object the page posted; Android: the string), or why nothing was posted (not
+    /// UTF-8; for iOS, not JSON).
+    package func post(_ bytes: [UInt8]) -> Task<PagePost, any Error> {
+        let kind = errorKind
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return Task { .notSent("not UTF-8: a JavaScript string cannot carry it") }
+        }
+        guard let shape = state.withLock({ $0.shape }) else {
+            return Task { throw CaptureError(kind, "the link is not open") }
+        }
+        let answer = enqueue("Runtime.evaluate", ["expression": .string(WebViewScript.post(text, shape: shape)), "returnByValue": true])
+        return Task { [self] in
+            let text = try value(of: try await answer.value) ?? ""
+            switch text.first {
+            case "s": return .crossed(shape == .android ? bytes : Array(text.utf8.dropFirst()))
+            case "n": return .notSent(String(text.dropFirst()))
+            default: throw CaptureError(kind, "posting through the bridge gave \(text.isEmpty ? "no answer" : text)")
+            }
+        }
+    }
+}
