@@ -207,7 +207,9 @@ public final class FuzzEngine {
         let blackBox = !target.supportsToggles
         var confirmed: Set<String>?
         for v in violations where findings[v.key] == nil && !knownKeys.contains(v.key) {
-            if blackBox {
+            // A crash of a host that does not come back cannot be run again: the case as it ran.
+            let once = v.oracle == .crash && !target.hostSurvivesCrash
+            if blackBox && !once {
                 if confirmed == nil {
                     if let maxRuns = configuration.maxRuns, stats.execs >= maxRuns { stats.unconfirmed += 1; continue }
                     confirmed = Set(await evaluate(input, cacheMessages: false, fresh: true).0.map(\.key))
@@ -223,7 +225,7 @@ public final class FuzzEngine {
             let seconds = stats.seconds
             var minimized = input
             var complete = false
-            if configuration.minimize {
+            if configuration.minimize && !once {
                 // Minimization shares the run's budgets: the executions left under --runs,
                 // and a quarter of --time (never past its end).
                 var budget = configuration.minimizeBudget

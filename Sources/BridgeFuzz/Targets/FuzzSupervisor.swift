@@ -113,5 +113,9 @@ public final class FuzzSupervisor {
         summary.unconfirmed = engine.stats.unconfirmed
         summary.cutShort = engine.stats.cutShort
         if let stdio = target as? StdioTarget { summary.hostProcesses = stdio.processStatistics }
+        if let page = target as? WebViewTarget, let lost = page.lost {
+            let clear = options.statusLine ? "\r\u{1B}[K" : ""
+            FileHandle.standardError.write(Data("\(clear)fuzz: the page went away (\(lost)); the cases after that one could not run (cut short)\n".utf8))
+        }
     }
 }

@@ -15,6 +15,10 @@ public protocol FuzzTarget: Sendable {
     /// Runs one case on its own (a fresh host process or connection), to confirm a
     /// finding does not depend on what earlier cases left behind.
     func confirm(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace
+    /// Whether the host comes back after a crash (a new process, a new connection).
+    /// False for a host inside an app (``WebViewTarget``): its crash is reported with the
+    /// case as it ran, neither confirmed nor minimized by running again.
+    var hostSurvivesCrash: Bool { get }
 }
 
 extension FuzzTarget {
@@ -22,6 +26,9 @@ extension FuzzTarget {
     public func run(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace {
         await run(input)
     }
+
+    /// True: the host comes back after a crash.
+    public var hostSurvivesCrash: Bool { true }
 
     /// Runs the case as ``run(_:until:)`` does (targets without state between cases).
     public func confirm(_ input: FuzzInput, until deadline: ContinuousClock.Instant?) async -> Trace {

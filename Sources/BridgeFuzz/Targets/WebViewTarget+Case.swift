@@ -1,3 +1,4 @@
+import BridgeHost
 import BridgeProtocol
 import BridgeTransport
 import Foundation
@@ -19,10 +20,17 @@ extension WebViewTarget {
             if fresh { try await bridge.reload() }
         } catch {
             page.drop()
+            if page.state.withLock({ $0.lost }) != nil {
+                // The page went away in an earlier case (that case is the finding): this one cannot run.
+                try? await Task.sleep(for: .milliseconds(100))
+                trace.cutShort = true
+                return trace
+            }
             trace.targetFailure = "\(spec): \(error)"
             return trace
         }
-        let count = page.begin(recorder)
+        let (count, held) = page.begin(recorder)
+        if held { trace.slotsMaybeHeld = Set(SlotKind.allCases) }
         defer { page.end(recorder) }
         let suffix = Array("~\(page.token)\(String(count, radix: 36))".utf8)
         var failure: String?
@@ -69,7 +77,7 @@ extension WebViewTarget {
             FileHandle.standardError.write(Data("case \(count): \(input.steps.count) steps, \(now()) ms, events \(recorder.lock.withLock { recorder.events.count })\n".utf8))
         }
         if let failure {
-            page.drop()
+            page.drop(lost: failure)
             trace.targetFailure = "\(spec): the page or its debugging connection went away during the case: \(failure)"
         }
         trace.cutShort = recorder.lock.withLock { recorder.cutShort }

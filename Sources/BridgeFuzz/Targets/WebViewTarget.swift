@@ -48,6 +48,10 @@ package struct WebViewTarget: FuzzTarget, ProbingTarget {
 
     /// The spelling.
     package var name: String { spec }
+    /// False: the host lives in the app; once the page is gone, it is gone.
+    package var hostSurvivesCrash: Bool { false }
+    /// Why the page went away during a case, if it did (later cases then do not run).
+    package var lost: String? { page.state.withLock { $0.lost } }
     /// False.
     package var supportsToggles: Bool { false }
 
@@ -96,6 +100,10 @@ final class PageHolder: Sendable {
         var cases = 0
         var earlier: Set<String> = []
         var earlierOrder: [String] = []
+        /// Why the page went away during a case.
+        var lost: String?
+        /// Until when an earlier case's unanswered request may hold a capture slot.
+        var slotsHeldUntil: ContinuousClock.Instant?
     }
     let state = Mutex(State())
     /// Drawn per run: a host that outlives runs never sees one run's ids again in the next.
@@ -125,9 +133,10 @@ final class PageHolder: Sendable {
         return b
     }
 
-    /// Drops the bridge (it failed).
-    func drop() {
+    /// Drops the bridge (it failed; `lost`: while a case ran).
+    func drop(lost: String? = nil) {
         state.withLock { s in
+            if s.lost == nil { s.lost = lost }
             s.bridge?.close()
             s.reader?.cancel()
             s.bridge = nil
@@ -135,21 +144,24 @@ final class PageHolder: Sendable {
         }
     }
 
-    /// Starts a case: its number, and the ids earlier cases sent.
-    func begin(_ recorder: WebSocketTarget.Recorder) -> Int {
+    /// Starts a case: its number, the ids earlier cases sent, and whether an earlier
+    /// case's unanswered request may still hold a capture slot (a BUSY then is not judged).
+    func begin(_ recorder: WebSocketTarget.Recorder) -> (count: Int, slotsMaybeHeld: Bool) {
         state.withLock { s in
             s.cases += 1
             recorder.stale = s.earlier
             s.recorder = recorder
-            return s.cases
+            return (s.cases, s.slotsHeldUntil.map { ContinuousClock.now < $0 } ?? false)
         }
     }
 
-    /// Ends a case: its ids become earlier ids.
+    /// Ends a case: its ids become earlier ids; one it sent that may be a request still
+    /// unanswered may hold a slot for ``StdioTarget/slotHoldMs``.
     func end(_ recorder: WebSocketTarget.Recorder) {
-        let ids = recorder.lock.withLock { recorder.caseIds }
+        let (ids, owed) = recorder.lock.withLock { (recorder.caseIds, !recorder.owed.isEmpty || !recorder.waiting.isEmpty) }
         state.withLock { s in
             if s.recorder === recorder { s.recorder = nil }
+            if owed { s.slotsHeldUntil = ContinuousClock.now + .milliseconds(StdioTarget.slotHoldMs) }
             for id in ids where s.earlier.insert(id).inserted { s.earlierOrder.append(id) }
             if s.earlierOrder.count > Self.maxEarlierIds {
                 let cut = s.earlierOrder.count - Self.maxEarlierIds / 2
