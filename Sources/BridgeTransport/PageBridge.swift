@@ -15,6 +15,9 @@ package protocol PageBridge: AnyObject, Sendable {
     func post(_ message: [UInt8]) -> Task<PagePost, any Error>
     /// A fresh document of the page (a reload). A native host's state lives on.
     func reload() async throws
+    /// Whether the current document was loaded by this bridge (a navigation on opening, a
+    /// reload) and nothing has been posted in it yet: what the host said in it is all heard.
+    var documentIsFresh: Bool { get }
     /// Why the page or its connection went away (crashed, closed), if it did.
     var failure: String? { get }
     /// The bridge's shape in the page: `ios` or `android`.

@@ -44,7 +44,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The session archive.", valueName: "FILE.bsz"))
     var archive: String
 
-    @Option(help: ArgumentHelp("inproc[:SCENARIO], ws://HOST:PORT/bridge or stdio:'COMMAND'.", valueName: "target"))
+    @Option(help: ArgumentHelp("inproc[:SCENARIO], ws://HOST:PORT/bridge, stdio:'COMMAND', cdp:http://HOST:PORT[#URL] or webkit:http://HOST:PORT[#URL] (a WebView's bridge, docs/WEBVIEW-TARGETS.md).", valueName: "target"))
     var target: String = "inproc"
 
     @Option(help: "Pacing: asap (default toward a host), recorded (default as host), or xN (recorded gaps / N).")
@@ -181,7 +181,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let target = try ReplayTarget(parsing: self.target)
         var rules: NormalizationRules = noDefaultIgnores ? .exact : .default
         for p in ignore { rules.ignored.append(try JSONPointerPattern(p)) }
-        return ReplayOptions(
+        var options = ReplayOptions(
             target: target, scenario: try target.scenario(searchDirectories: ReplayTarget.defaultScenarioDirectories()),
             pacing: pace.flatMap(ReplayPacing.init(parsing:)) ?? .asap,
             timing: .init(responseTimeout: Int64(responseTimeout) * 1_000_000, linger: Int64(linger) * 1_000_000),
@@ -189,6 +189,8 @@ struct ReplayCommand: AsyncParsableCommand {
             rules: rules, runs: learn ?? 1,
             client: WebSocketClientOptions(deflate: !noDeflate, connectTimeout: connectTimeout),
             retries: retries, realClock: realClock, seed: seed)
+        options.pageOpener = WebViewOpener.opener()
+        return options
     }
 
     func playBack(_ session: ReplaySession, logger: Logger) async throws {

@@ -19,7 +19,8 @@ extension WebViewLink {
             try await link.waitReady(seconds: 10)
             try await link.enable()
             var page = try await link.settle(what: "the page's load") { $0.ready }
-            if blank && page.href != "about:blank" {
+            let navigated = blank && page.href != "about:blank"
+            if navigated {
                 _ = try await link.command("Page.navigate", ["url": "about:blank"])
                 let empty = try await link.settle(what: "the navigation to about:blank") { $0.ready && $0.href == "about:blank" }
                 if empty.shape != nil {
@@ -35,7 +36,7 @@ extension WebViewLink {
                     + "window.webkit.messageHandlers.gbgBridge (iOS) nor window.GBGBridge.postMessage (Android); "
                     + "point the WebView at a page of the app that has it")
             }
-            link.state.withLock { $0.shape = shape; $0.pageURL = page.href }
+            link.state.withLock { $0.shape = shape; $0.pageURL = page.href; $0.fresh = navigated }
             try await link.install()
             return link
         } catch {
@@ -44,16 +45,20 @@ extension WebViewLink {
         }
     }
 
-    /// Turns on what the link listens to: the tap's binding (DevTools) or the console (WebKit).
+    /// Turns on what the link listens to (the tap's binding, DevTools; the console,
+    /// WebKit) and puts the tap before the page's scripts in every later document, so a
+    /// reload's first messages (the host's `host.ready`) are heard too.
     func enable() async throws(CaptureError) {
         switch spec.kind {
         case .cdp:
             _ = try await command("Runtime.enable")
             _ = try await command("Runtime.addBinding", ["name": .string(binding)])
             _ = try await command("Page.enable")
+            _ = try await command("Page.addScriptToEvaluateOnNewDocument", ["source": .string(tapScript)])
         case .webkit:
             _ = try await command("Console.enable")
             _ = try await command("Page.enable")
+            _ = try await command("Page.setBootstrapScript", ["source": .string(tapScript)])
         }
     }
 
@@ -76,12 +81,17 @@ extension WebViewLink {
         var random = SystemRandomNumberGenerator()
         let token = String(random.next(), radix: 36)
         _ = try await evaluate(WebViewScript.mark(token))
+        // What the replaced document said has arrived by the mark's answer (one socket, in
+        // order): from here on, documents heard so far are not (WebKit may answer the
+        // reload after the new document has spoken, so not later).
+        retireDocuments()
         _ = try await command("Page.reload")
         let page = try await settle(what: "the reload of \(pageURL)") { $0.ready && $0.mark != token }
         guard page.shape != nil else {
             throw CaptureError(spec.kind == .cdp ? .cdp : .webkit, "after a reload, \(page.href) has no bridge any more")
         }
         try await install()
+        state.withLock { $0.fresh = true }
     }
 
     /// Posts one message through the page's bridge, as a journey would, now (posts leave
@@ -93,7 +103,7 @@ extension WebViewLink {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return Task { .notSent("not UTF-8: a JavaScript string cannot carry it") }
         }
-        guard let shape = state.withLock({ $0.shape }) else {
+        guard let shape = state.withLock({ s -> WebViewScript.Shape? in s.fresh = false; return s.shape }) else {
             return Task { throw CaptureError(kind, "the link is not open") }
         }
         let answer = enqueue("Runtime.evaluate", ["expression": .string(WebViewScript.post(text, shape: shape)), "returnByValue": true])

@@ -8,6 +8,8 @@ extension WebViewLink {
         switch method {
         case "Runtime.bindingCalled":
             guard params["name"]?.stringValue == binding, let payload = params["payload"]?.stringValue else { return }
+            let context = params["executionContextId"].map { "\($0)" } ?? "?"
+            guard heard(document: "cdp " + context) else { return }
             lines(Array(payload.utf8)[...])
         case "Console.messageAdded":
             guard let text = params["message"]?.objectValue?["text"]?.stringValue, text.hasPrefix(prefix + " ") else { return }
@@ -25,6 +27,7 @@ extension WebViewLink {
         let head = String(decoding: text[..<newline], as: UTF8.self).split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
         guard head.count == 5, let seq = Int(head[2]), head[3] == "top" else { return }
         let doc = String(head[1])
+        guard heard(document: "webkit " + doc) else { return }
         let gap = state.withLock { s -> Int? in
             let last = s.documents[doc] ?? 0
             guard seq == last + 1 else { return seq > last ? seq - last - 1 : nil }
@@ -38,6 +41,25 @@ extension WebViewLink {
             return
         }
         if newline < text.endIndex { lines(text[(newline + 1)...]) }
+    }
+
+    /// Notes that `document` spoke; false when it is one a reload replaced (what it
+    /// says belongs to an earlier document, not to the replay or case now running).
+    func heard(document: String) -> Bool {
+        state.withLock { s in
+            if s.retired.contains(document) { return false }
+            if s.heard.count < 4096 { s.heard.insert(document) }
+            return true
+        }
+    }
+
+    /// Every document heard so far is replaced: its later lines are dropped.
+    func retireDocuments() {
+        state.withLock { s in
+            s.retired.formUnion(s.heard)
+            s.heard = []
+            if s.retired.count > 4096 { s.retired = [] }
+        }
     }
 
     /// Tap lines joined by LF: each host → page message goes to ``answers``.

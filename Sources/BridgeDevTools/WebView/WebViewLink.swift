@@ -40,6 +40,11 @@ package final class WebViewLink: PageBridge {
         var shape: WebViewScript.Shape?
         var pageURL = ""
         var documents: [String: Int] = [:]
+        /// Documents whose tap has spoken, and those a reload replaced.
+        var heard: Set<String> = []
+        /// The document was loaded by this link and nothing was posted in it yet.
+        var fresh = false
+        var retired: Set<String> = []
     }
 
     init(spec: WebViewSpec, tapSource: String, logger: Logger, commandTimeout: Double) {
@@ -65,6 +70,8 @@ package final class WebViewLink: PageBridge {
     package var shape: String { state.withLock { $0.shape?.rawValue ?? "unknown" } }
     /// The page's URL as the link uses it.
     package var pageURL: String { state.withLock { $0.pageURL } }
+    /// Whether the current document was loaded by this link and nothing was posted in it.
+    package var documentIsFresh: Bool { state.withLock { $0.fresh } }
     /// Why the link failed (the page crashed, the inspector went away), if it did.
     package var failure: String? { state.withLock { $0.failure } }
 

@@ -73,9 +73,6 @@ extension WebViewTarget {
             }
             failure = bridge.failure
         }
-        if ProcessInfo.processInfo.environment["BS_DEBUG_WV"] != nil {
-            FileHandle.standardError.write(Data("case \(count): \(input.steps.count) steps, \(now()) ms, events \(recorder.lock.withLock { recorder.events.count })\n".utf8))
-        }
         if let failure {
             page.drop(lost: failure)
             trace.targetFailure = "\(spec): the page or its debugging connection went away during the case: \(failure)"

@@ -12,6 +12,10 @@ public enum ReplayTarget: Sendable, Hashable, CustomStringConvertible {
     /// A host speaking one envelope per line on standard input and output, started with
     /// `/bin/sh -c COMMAND` once per connection: `stdio:'bridgescope host --stdio'`.
     case stdio(command: String)
+    /// A host behind a WebView's bridge, reached through its debugging door:
+    /// `cdp:http://HOST:PORT[#URL]` or `webkit:http://HOST:PORT[#URL]`, as written
+    /// (docs/WEBVIEW-TARGETS.md). Connections one after another, each in a fresh document.
+    case webView(String)
 
     /// Parses a `--target` value.
     ///
@@ -32,10 +36,15 @@ public enum ReplayTarget: Sendable, Hashable, CustomStringConvertible {
             let c = String(text.dropFirst("stdio:".count)).trimmingCharacters(in: .whitespaces)
             guard !c.isEmpty else { throw ReplayError(.usage, "--target stdio: needs a command, e.g. stdio:'bridgescope host --stdio'") }
             self = .stdio(command: c)
+        } else if text.hasPrefix("cdp:") || text.hasPrefix("webkit:") {
+            guard text.drop(while: { $0 != ":" }).dropFirst().hasPrefix("http://") else {
+                throw ReplayError(.usage, "--target \(text): expected cdp:http://HOST:PORT[#URL-SUBSTRING] or webkit:http://HOST:PORT[#URL-SUBSTRING]")
+            }
+            self = .webView(text)
         } else if text.hasPrefix("wss://") {
             throw ReplayError(.usage, "--target \(text): TLS (wss://) is not supported; hosts under test listen on ws://")
         } else {
-            throw ReplayError(.usage, "--target \(text): expected inproc[:SCENARIO], ws://HOST:PORT/bridge or stdio:'COMMAND'")
+            throw ReplayError(.usage, "--target \(text): expected inproc[:SCENARIO], ws://HOST:PORT/bridge, stdio:'COMMAND', cdp:http://HOST:PORT or webkit:http://HOST:PORT")
         }
     }
 
@@ -51,6 +60,7 @@ public enum ReplayTarget: Sendable, Hashable, CustomStringConvertible {
         case .inproc(let s): return s.map { "inproc:\($0)" } ?? "inproc"
         case .webSocket(let url): return url.description
         case .stdio(let c): return "stdio:\(c)"
+        case .webView(let s): return s
         }
     }
 

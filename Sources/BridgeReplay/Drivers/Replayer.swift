@@ -66,6 +66,12 @@ public struct Replayer: Sendable {
                                         seed: o.seed &+ UInt64(i))
             }
         }
+        if case .webView = o.target {
+            // One page: its connections one after another.
+            var runs: [ConnectionRun] = []
+            for (i, plan) in plans.enumerated() { runs.append(await runConnection(plan, index: i)) }
+            return runs
+        }
         let start = Int64(Stopwatch.monotonic.now())
         return await withTaskGroup(of: (Int, ConnectionRun).self) { group in
             for (i, plan) in plans.enumerated() {
@@ -110,6 +116,17 @@ public struct Replayer: Sendable {
                                          error: "the stdio host `\(command)` exited with status \(status) without answering\(detail)")
                 }
                 return run
+            } catch {
+                return ConnectionRun(id: plan.id, planned: plan.sends.count, error: error.message)
+            }
+        case .webView(let spec):
+            guard let open = o.pageOpener else {
+                return ConnectionRun(id: plan.id, planned: plan.sends.count, error: "\(spec): this command cannot drive WebViews")
+            }
+            do {
+                return try await PageLink.with(spec, open: open) { link in
+                    await RealTimeReplayDriver.run(plan: plan, link: link, pacing: o.pacing, timing: o.timing, spin: o.spin)
+                }
             } catch {
                 return ConnectionRun(id: plan.id, planned: plan.sends.count, error: error.message)
             }

@@ -30,6 +30,9 @@ public struct ReplayOptions: Sendable {
     public var spin: Duration
     /// Seed of in-process hosts' event ids (connection n gets seed + n).
     public var seed: UInt64
+    /// Attaches to the page of a `cdp:` or `webkit:` target (set by the command line,
+    /// which links the debugging protocols; nil: such targets fail to connect).
+    package var pageOpener: PageBridgeOpener?
 
     /// Creates options; everything but the target has its documented default.
     public init(target: ReplayTarget, scenario: Scenario = .default, pacing: ReplayPacing = .asap,
