@@ -66,11 +66,13 @@ enum WebViewScript {
     /// `s` + what crossed, or `n` + why nothing was posted. iOS: the page's object is
     /// `JSON.parse(text)` (so duplicate keys keep their last value and numbers are
     /// doubles: what crossed is `JSON.stringify` of it); text that does not parse is not
-    /// posted. Android: the string, as it is.
+    /// posted, nor a JSON string (one host reads a posted string as the JSON text it holds,
+    /// another as a string: PROTOCOL.md §7 leaves it open, so no verdict could rest on it). Android: the string, as it is.
     static func post(_ text: String, shape: Shape) -> String {
         switch shape {
         case .ios:
             return "(function (t) { var o; try { o = JSON.parse(t); } catch (e) { return \"nnot JSON in JavaScript: \" + e.message; } "
+                + "if (typeof o === \"string\") { return \"na string: how a host reads a posted string the protocol leaves open\"; } "
                 + "var s = JSON.stringify(o); window.webkit.messageHandlers.gbgBridge.postMessage(o); return \"s\" + s; })("
                 + literal(text) + ")"
         case .android:

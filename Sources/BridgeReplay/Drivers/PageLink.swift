@@ -18,6 +18,16 @@ struct PageLink: ReplayLink {
         _ = bridge.post(message)
     }
 
+    /// Posts the message and waits for the page's word on what crossed (one round trip to
+    /// the page: replay judges the host on what it was given, not on what was recorded).
+    func sendCrossing(_ message: [UInt8]) async throws -> [UInt8]? {
+        if let failure = bridge.failure { throw ReplayError(.connection, failure) }
+        switch try await bridge.post(message).value {
+        case .crossed(let bytes): return bytes
+        case .notSent: return nil
+        }
+    }
+
     /// Attaches with `open`, starts a fresh document (a reload, unless opening just loaded
     /// one), runs `body`, then detaches.
     ///

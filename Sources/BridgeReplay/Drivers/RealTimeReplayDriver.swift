@@ -6,6 +6,16 @@ protocol ReplayLink: Sendable {
     var messages: AsyncStream<[UInt8]> { get }
     /// Sends one web-to-host message.
     func send(_ message: [UInt8]) async throws
+    /// Sends one web-to-host message and gives what crossed to the host (nil: nothing
+    /// could be sent). A socket carries the bytes as they are; a WebView's bridge may not.
+    func sendCrossing(_ message: [UInt8]) async throws -> [UInt8]?
+}
+
+extension ReplayLink {
+    func sendCrossing(_ message: [UInt8]) async throws -> [UInt8]? {
+        try await send(message)
+        return message
+    }
 }
 
 /// Replays one connection over a live ``ReplayLink`` on the real clock: the
@@ -29,13 +39,14 @@ enum RealTimeReplayDriver {
                 switch scheduler.next(now: now) {
                 case .send(let index, let due):
                     let at = Int64(clock.now())
+                    let crossed: [UInt8]?
                     do {
-                        try await link.send(plan.sends[index].message.bytes)
+                        crossed = try await link.sendCrossing(plan.sends[index].message.bytes)
                     } catch {
                         scheduler.targetClosed(at: Int64(clock.now()))
                         continue loop
                     }
-                    scheduler.didSend(index, at: at, due: due)
+                    scheduler.didSend(index, at: at, due: due, crossed: crossed)
                 case .wait(let until):
                     switch await inbox.next(deadline: until, spin: spin) {
                     case .message(let bytes, let at): scheduler.received(bytes, at: at)

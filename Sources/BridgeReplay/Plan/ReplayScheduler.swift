@@ -81,10 +81,22 @@ public struct ReplayScheduler: Sendable {
     }
 
     /// The driver sent `plan.sends[index]` at `time` (`index` must be the one ``next(now:)`` gave).
-    public mutating func didSend(_ index: Int, at time: Int64, due: Int64? = nil) {
+    ///
+    /// `crossed` is what reached the host when a transport changed it (a WebView's bridge,
+    /// docs/WEBVIEW-TARGETS.md): the host is judged on that; nil, nothing could be sent.
+    public mutating func didSend(_ index: Int, at time: Int64, due: Int64? = nil, crossed: [UInt8]?? = .none) {
         precondition(index == sendTimes.count, "sends must be reported in order")
         sendTimes.append((time, due ?? time))
-        observed.sent(plan.sends[index].message, at: time)
+        let message = plan.sends[index].message
+        switch crossed {
+        case .none:
+            observed.sent(message, at: time)
+        case .some(.none):
+            break
+        case .some(.some(let bytes)):
+            observed.sent(bytes == message.bytes ? message
+                          : RecordedMessage(seq: message.seq, time: message.time, direction: message.direction, bytes: bytes), at: time)
+        }
     }
 
     /// A message arrived from the target at `time`.
