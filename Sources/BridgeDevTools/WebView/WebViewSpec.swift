@@ -1,5 +1,8 @@
 import BridgeCapture
 import BridgeTransport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A WebView reached through its debugging door, as `replay --target` and `fuzz --target`
 /// name it (docs/WEBVIEW-TARGETS.md): `cdp:http://HOST:PORT` (the DevTools protocol: an
@@ -60,22 +63,34 @@ package struct WebViewSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// The WebSocket of the page to drive and its URL. Throws ``CaptureError`` naming the
     /// endpoint and what to do when none is listed or reachable.
-    package func page() throws(CaptureError) -> (socket: WebSocketURL, url: String) {
+    package func page(waiting seconds: Double = 10) throws(CaptureError) -> (socket: WebSocketURL, url: String) {
+        // An app (or browser) that has just started lists its page a moment after its
+        // debugging port opens: a page not there yet is waited for, a port not open is not.
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while true {
+            if let found = try findPage() { return found }
+            guard ContinuousClock.now < deadline else { break }
+            usleep(100_000)
+        }
+        switch kind {
+        case .cdp:
+            throw CaptureError(.cdp, "no page" + (pageFilter.map { " whose URL contains \"\($0)\"" } ?? "")
+                + " to attach to at \(endpoint) within \(Int(seconds)) s (a page another DevTools client holds has no WebSocket): open one in the WebView")
+        case .webkit:
+            throw CaptureError(.webkit, "no inspectable page" + (pageFilter.map { " whose URL contains \"\($0)\"" } ?? "")
+                + " at \(endpoint) within \(Int(seconds)) s: \(WebInspectorEndpoint.advice)")
+        }
+    }
+
+    private func findPage() throws(CaptureError) -> (socket: WebSocketURL, url: String)? {
         switch kind {
         case .cdp:
             let pages = try endpoint.pages().filter { $0.type == "page" && (pageFilter.map($0.url.contains) ?? true) }
-            guard let page = pages.first(where: { $0.webSocket != nil }) else {
-                throw CaptureError(.cdp, "no page" + (pageFilter.map { " whose URL contains \"\($0)\"" } ?? "")
-                    + " to attach to at \(endpoint) (a page another DevTools client holds has no WebSocket): open one in the WebView")
-            }
-            return (page.webSocket!, page.url)
+            return pages.first(where: { $0.webSocket != nil }).map { ($0.webSocket!, $0.url) }
         case .webkit:
             let inspector = WebInspectorEndpoint(address: endpoint)
             let pages = try inspector.pages().filter { pageFilter.map($0.url.contains) ?? true }
-            guard let page = pages.first, let socket = inspector.socket(page) else {
-                throw CaptureError(.webkit, "no inspectable page" + (pageFilter.map { " whose URL contains \"\($0)\"" } ?? "")
-                    + " at \(endpoint): \(WebInspectorEndpoint.advice)")
-            }
+            guard let page = pages.first, let socket = inspector.socket(page) else { return nil }
             return (socket, page.url)
         }
     }
