@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build release test demo webkit bench-webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
+.PHONY: setup build release test demo webkit bench-fuzz-webview bench-webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
 
 setup:
 	@tools/setup.sh --with-browser --with-webkit
@@ -62,6 +62,9 @@ bench-otlp: setup
 
 bench-fleet: setup
 	@tools/bench/fleet/run.sh
+
+bench-fuzz-webview: setup
+	@tools/bench/fuzz/webview.sh
 
 bench-fuzz: setup
 	@tools/bench/fuzz/run.sh

@@ -45,6 +45,25 @@ struct WebKitShellTests {
         #expect(r.stderr.contains("not JSON; passed to the page as a string"), "\(r.stderr)")
     }
 
+    /// `--keep-open`: the journey's end does not end the run (a tool drives the page
+    /// through the inspector); the timeout then ends it with exit 0.
+    @Test func keepOpenOutlivesTheJourneyAndEndsWithTheTimeout() throws {
+        let pages = try JourneyPageServer()
+        let r = try runShell([pages.url("passport.html"), "--keep-open", "--timeout", "6"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("journey.complete"), "the journey ran to its end first: \(r.stdout.suffix(600))")
+        #expect(r.stdout.contains("kept open for 6 s (--keep-open)"), "\(r.stdout.suffix(600))")
+    }
+
+    /// A stdio host whose output ends (it exited) ends the shell with exit 1, as an app
+    /// whose host crashed: the page can get no answer any more.
+    @Test func aStdioHostThatExitsEndsTheShellAsACrash() throws {
+        let pages = try JourneyPageServer()
+        let r = try runShell([pages.url("passport.html"), "--host", "stdio:exit 0", "--timeout", "20"])
+        #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
+        #expect((r.stdout + r.stderr).contains("the host's output ended"), "\(r.stdout)\n\(r.stderr)")
+    }
+
     func dirOfScratch() -> URL { (try? scratch("hostile")) ?? TestScratch.rootURL }
 
     /// The same hostile bodies through real WebKit and through the shim in Chromium: the
