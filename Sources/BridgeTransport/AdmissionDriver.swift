@@ -151,8 +151,8 @@ final class AdmissionDriver: Sendable {
     /// host is usually given a whole /64); an IPv4-mapped IPv6 address counts as the IPv4.
     static func addressKey(_ address: SocketAddress?) -> String {
         switch address {
-        case .v4(let a)?:
-            return a.host
+        case .v4?:
+            return address?.ipAddress ?? "?"
         case .v6(let a)?:
             var bytes = [UInt8](repeating: 0, count: 16)
             withUnsafeBytes(of: a.address.sin6_addr) { raw in for i in 0..<min(16, raw.count) { bytes[i] = raw[i] } }
