@@ -115,6 +115,31 @@ struct AdmissionLoadTests {
         flood.held.removeAll()
     }
 
+    @Test func maxConnectionsMayLowerTheDerivedCapButNotRaiseIt() throws {
+        let prlimit = URL(fileURLWithPath: "/usr/bin/prlimit")
+        let limit = "--nofile=\(Self.descriptors):\(Self.descriptors)"
+        let above = try runProcess(prlimit, [limit, ProjectPaths.binary.path, "host", "--max-connections", "209"])
+        #expect(above.status == 2)
+        #expect(above.stderr.contains("--max-connections takes 1 to 208 here"), "\(above.stderr)")
+        let zero = try runProcess(prlimit, [limit, ProjectPaths.binary.path, "host", "--max-connections", "0"])
+        #expect(zero.status == 2 && zero.stderr.contains("takes 1 to 208"))
+        let proxy = try runProcess(prlimit, [limit, ProjectPaths.binary.path, "record", "-o", "/dev/null", "--proxy", "127.0.0.1:0",
+                                             "--upstream", "ws://127.0.0.1:9/bridge", "--max-connections", "97"])
+        #expect(proxy.status == 2 && proxy.stderr.contains("takes 1 to 96 here"), "\(proxy.stderr)")
+    }
+
+    @Test func aLoweredCapIsTheOneInForce() async throws {
+        let host = try HostProcess(command: ["host", "--listen", "127.0.0.1:0", "--log-level", "info", "--max-connections", "4"],
+                                   descriptorLimit: Self.descriptors)
+        defer { host.stop() }
+        #expect(host.log.contains("maxConnections=4 maxPerAddress=2"), "\(host.log)")
+        var flood = Self.flood(port: host.port, count: 6)
+        #expect(flood.upgraded == 2 && flood.refused503 == 4)
+        let other = try Self.timeToReady(port: host.port, source: "127.0.0.2")
+        #expect(other < 2000)
+        flood.held.removeAll()
+    }
+
     @Test func anAcceptWithoutDescriptorsBacksOffInsteadOfSpinning() async throws {
         let host = try HostProcess(command: ["host", "--listen", "127.0.0.1:0", "--log-level", "notice"],
                                    descriptorLimit: Self.descriptors)
