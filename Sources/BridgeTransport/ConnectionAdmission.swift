@@ -37,12 +37,17 @@ package struct ConnectionAdmission: Sendable {
         var phase: Phase
         /// When it entered its phase (accepted, or upgraded).
         var since: Int64
+        /// Its current place in its address's ``AdmissionQueue`` (0: none).
+        var stamp = 0
     }
 
     /// The limits in force.
     package let limits: AdmissionLimits
     private var entries: [ID: Entry] = [:]
     private var perAddress: [String: Int] = [:]
+    /// Eviction candidates per address, oldest first.
+    private var queues: [String: AdmissionQueue] = [:]
+    private var nextStamp = 1
     private var admitted = 0
     private var leaving = 0
     private var nextID = 1
@@ -108,7 +113,10 @@ package struct ConnectionAdmission: Sendable {
         guard var e = entries[id], e.phase == .http else { return }
         e.phase = .silent
         e.since = now
+        e.stamp = nextStamp
+        nextStamp += 1
         entries[id] = e
+        queues[e.address, default: AdmissionQueue()].append(id, stamp: e.stamp)
     }
 
     /// `id` delivered a message: it is working, and is never evicted.
@@ -159,7 +167,9 @@ package struct ConnectionAdmission: Sendable {
     }
 
     private mutating func admit(_ id: ID, _ address: String, _ now: Int64) {
-        entries[id] = Entry(address: address, phase: .http, since: now)
+        entries[id] = Entry(address: address, phase: .http, since: now, stamp: nextStamp)
+        queues[address, default: AdmissionQueue()].append(id, stamp: nextStamp)
+        nextStamp += 1
         perAddress[address, default: 0] += 1
         admitted += 1
     }
@@ -177,20 +187,32 @@ package struct ConnectionAdmission: Sendable {
         admitted -= 1
         let left = perAddress[address, default: 1] - 1
         perAddress[address] = left > 0 ? left : nil
+        if left <= 0 { queues[address] = nil }
     }
 
     /// The connection to evict: silent (or still in HTTP) for the minimum age, from
     /// `address` when given, else from the address holding the most slots; the oldest.
-    private func victim(of address: String?, now: Int64) -> ID? {
+    private mutating func victim(of address: String?, now: Int64) -> ID? {
         var best: (id: ID, slots: Int, since: Int64)?
-        for (id, e) in entries where e.phase == .silent || e.phase == .http {
-            guard now - e.since >= limits.minimumAgeBeforeEviction else { continue }
-            if let address, e.address != address { continue }
-            let slots = perAddress[e.address, default: 0]
+        for a in address.map({ [$0] }) ?? Array(queues.keys) {
+            guard let id = oldestCandidate(of: a), let e = entries[id],
+                  now - e.since >= limits.minimumAgeBeforeEviction else { continue }
+            let slots = perAddress[a, default: 0]
             if let b = best, (b.slots, -b.since, -b.id) >= (slots, -e.since, -id) { continue }
             best = (id, slots, e.since)
         }
         return best?.id
+    }
+
+    /// The oldest connection of `address` still silent or in its HTTP request.
+    private mutating func oldestCandidate(of address: String) -> ID? {
+        guard var queue = queues[address] else { return nil }
+        queues[address] = nil  // no copy of the queue while it is changed
+        defer { queues[address] = queue }
+        return queue.front { id, stamp in
+            guard let e = entries[id] else { return false }
+            return e.stamp == stamp && (e.phase == .http || e.phase == .silent)
+        }
     }
 
     /// The close reason an evicted WebSocket is given.

@@ -130,6 +130,25 @@ import Testing
         #expect(Self.decisions(actions) == [.evict(many[0], wasUpgraded: true, reason: ConnectionAdmission.evictionReason), .admit(id)])
     }
 
+    @Test func evictionWalksTheSilentInAgeOrderSkippingThoseThatSpoke() {
+        var m = ConnectionAdmission(limits: AdmissionLimits(maxConnections: 1000, maxPerAddress: 1000, headroom: 10_000))
+        let ids = Self.fill(&m, 1000, from: "10.0.0.1")
+        for (i, id) in ids.enumerated() {
+            m.upgraded(id, now: Int64(i))
+            if i % 2 == 0 { m.spoke(id) }
+        }
+        var evicted: [Int] = []
+        for _ in 0..<600 {
+            let (id, actions) = m.accepted(from: "10.0.0.2", now: 2 * Self.second)
+            for case .evict(let victim, _, _) in actions { evicted.append(victim); m.closed(victim) }
+            m.upgraded(id, now: 2 * Self.second)
+            m.spoke(id)
+        }
+        // The 500 silent ones (odd positions) oldest first, then refusals: the rest are working.
+        #expect(evicted == ids.enumerated().filter { $0.offset % 2 == 1 }.map(\.element))
+        #expect(m.totals.evicted == 500 && m.totals.refused == 100)
+    }
+
     @Test func pastTheHeadroomAConnectionIsClosedAtOnce() {
         var m = ConnectionAdmission(limits: AdmissionLimits(maxConnections: 1, maxPerAddress: 1, headroom: 2))
         let ids = Self.fill(&m, 1, from: "10.0.0.1")
