@@ -109,6 +109,16 @@ extension CDPSession {
             actions.append(command(channel, session: nil, "Target.detachFromTarget", ["sessionId": .string(session)]))
             return actions
         }
+        guard targets.count < maxTargets else {
+            targetsRefused += 1
+            var actions: [Action] = []
+            if waiting { actions.append(command(channel, session: session, "Runtime.runIfWaitingForDebugger")) }
+            actions.append(command(channel, session: nil, "Target.detachFromTarget", ["sessionId": .string(session)]))
+            actions.append(.event(ArchiveEvent(time: now, kind: .drop, count: 1,
+                                               reason: "\(type) \(url) not recorded: \(maxTargets) targets are recorded "
+                                                   + "already (the recorder's cap, docs/CDP.md)")))
+            return actions
+        }
         return attach(key, targetId: info["targetId"]?.stringValue ?? session, type: type, url: url,
                       waiting: waiting, now: now)
     }

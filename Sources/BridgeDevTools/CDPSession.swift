@@ -77,6 +77,15 @@ public struct CDPSession: Sendable {
     var readyTargets: Set<Int> = []
     var parser = JSONParser(limits: JSONLimits(maxInputBytes: CDPLimits.maxMessageBytes, maxDepth: 80,
                                                maxStringBytes: CDPLimits.maxMessageBytes))
+    /// Targets (pages and iframes) recorded at once; a target attached past it is let run
+    /// and detached, unrecorded, with a `drop` event. Every attached target costs the
+    /// recorder its frames, contexts and the tap's traffic: a page opening iframes without
+    /// end cannot grow that without bound (docs/CDP.md). Default ``defaultMaxTargets``.
+    public var maxTargets = CDPSession.defaultMaxTargets
+    /// 256 targets.
+    public static let defaultMaxTargets = 256
+    /// Targets left unrecorded because of ``maxTargets``.
+    public internal(set) var targetsRefused = 0
     /// Connections currently open (for the stop).
     public internal(set) var openConnections: [String: String] = [:] // conn -> url
     /// Distinct connections opened so far.

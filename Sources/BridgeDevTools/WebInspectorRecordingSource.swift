@@ -48,6 +48,8 @@ package final class WebInspectorRecordingSource: RecordingSource {
     private var outboxes: [Int: AsyncStream<[UInt8]>.Continuation] = [:]
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var socketChannels: [String: Int] = [:]
+    /// Pages left unrecorded past ``maxPages`` (each reported once).
+    private var skippedPages: Set<String> = []
     private var closedConnections = 0
     private var initialPages: [WebInspectorPageList.Page]
     private let logger: Logger
@@ -78,7 +80,7 @@ package final class WebInspectorRecordingSource: RecordingSource {
         var lastReport: UInt64 = 0
         var lastPoll = started
         var messages = 0
-        for page in initialPages { open(page) }
+        for page in initialPages { try openOrSkip(page, writer: writer) }
         initialPages = []
         defer { closeAll() }
         loop: while true {
@@ -87,9 +89,11 @@ package final class WebInspectorRecordingSource: RecordingSource {
             if let d = options.duration, Double(now &- started) >= d * 1e9 { stopReason = "duration reached"; break }
             if now &- lastPoll >= 1_000_000_000 {
                 lastPoll = now
+                var fresh: [WebInspectorPageList.Page] = []
                 do {
-                    for page in try options.endpoint.pages()
-                    where Self.matches(page, options.targetFilter) && socketChannels[page.socketPath] == nil { open(page) }
+                    fresh = try options.endpoint.pages().filter {
+                        Self.matches($0, options.targetFilter) && socketChannels[$0.socketPath] == nil
+                    }
                 } catch where error.message.hasPrefix("cannot connect") {
                     // The app is gone though a socket did not say so (seen once in 10 runs: a
                     // shell that had exited, its page socket never closed).
@@ -106,6 +110,7 @@ package final class WebInspectorRecordingSource: RecordingSource {
                 } catch {
                     logger.info("the page list of \(options.endpoint) could not be read: \(error)")
                 }
+                for page in fresh { try openOrSkip(page, writer: writer) }
             }
             var timeout = 0.1
             if let deadline = writer.flushDeadline { timeout = min(timeout, deadline > now ? Double(deadline - now) / 1e9 : 0) }
@@ -181,6 +186,23 @@ package final class WebInspectorRecordingSource: RecordingSource {
         let opened = closedConnections + sessions.values.reduce(0) { $0 + $1.connectionsOpened }
         return RecordingProgress(messages: writer.counts.records, bytes: writer.counts.bytes, connections: opened,
                                  drops: writer.counts.drops, errors: writer.counts.errors, elapsed: elapsed)
+    }
+
+    /// Page sockets recorded at once: each costs a descriptor and a session, so an app
+    /// opening pages without end cannot exhaust the recorder (docs/CDP.md). The lower of
+    /// ``CDPSession/defaultMaxTargets`` (256) and what the descriptor limit allows.
+    static var maxPages: Int {
+        min(CDPSession.defaultMaxTargets, AdmissionLimits.derivedCap(perConnection: 1))
+    }
+
+    /// Opens the page's socket, or, past ``maxPages``, leaves it unrecorded with one
+    /// `drop` event per page (it is opened later if a socket closes meanwhile).
+    private func openOrSkip(_ page: WebInspectorPageList.Page, writer: ArchiveWriter) throws(ArchiveError) {
+        guard sessions.count >= Self.maxPages else { return open(page) }
+        guard skippedPages.insert(page.socketPath).inserted else { return }
+        try writer.append(ArchiveEvent(time: WallClock.now.nanoseconds, kind: .drop, count: 1,
+                                       reason: "page \(page.url.isEmpty ? page.socketPath : page.url) not recorded: "
+                                           + "\(Self.maxPages) pages are recorded already (the recorder's cap, docs/CDP.md)"))
     }
 
     private func open(_ page: WebInspectorPageList.Page) {

@@ -58,6 +58,9 @@ package struct WebInspectorSession: Sendable {
     var targets: [String: Target] = [:]
     var documents: [String: Document] = [:]    // document token -> state
     var targetCount = 0
+    /// Page targets recorded at once; one created past it is resumed, unrecorded, with a
+    /// `drop` event (docs/CDP.md). Default ``CDPSession/defaultMaxTargets`` (256).
+    package var maxTargets = CDPSession.defaultMaxTargets
     /// Connections currently open (conn -> URL).
     package internal(set) var openConnections: [String: String] = [:]
     /// Distinct connections opened so far.
@@ -83,7 +86,7 @@ package struct WebInspectorSession: Sendable {
     package mutating func receive(_ bytes: [UInt8], now: Int64) -> [Action] {
         switch wire.receive(bytes) {
         case .created(let info):
-            return attach(info)
+            return attach(info, now: now)
         case .destroyed(let id):
             return closeTarget(id, reason: "target closed", now: now)
         case .committed(let old, _):
@@ -111,9 +114,17 @@ package struct WebInspectorSession: Sendable {
 
     // MARK: targets
 
-    mutating func attach(_ info: WebInspectorTargets.Info) -> [Action] {
+    mutating func attach(_ info: WebInspectorTargets.Info, now: Int64) -> [Action] {
         guard info.type == "page" else {
             return info.paused ? [.send(wire.outer("Target.resume", ["targetId": .string(info.id)]).bytes)] : []
+        }
+        guard targets.count < maxTargets else {
+            // Past the cap: let it run, unrecorded (docs/CDP.md).
+            var actions: [Action] = info.paused ? [.send(wire.outer("Target.resume", ["targetId": .string(info.id)]).bytes)] : []
+            actions.append(.event(ArchiveEvent(time: now, kind: .drop, count: 1,
+                                               reason: "a page target not recorded: \(maxTargets) targets are recorded already "
+                                                   + "(the recorder's cap, docs/CDP.md)")))
+            return actions
         }
         targetCount += 1
         var target = Target(label: targetCount)

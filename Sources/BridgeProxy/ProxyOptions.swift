@@ -25,6 +25,18 @@ public struct ProxyOptions: Sendable {
     public var duration: Double?
     /// Limits on what waits to be written.
     public var limits: ProxyLimits
+    /// Page connections served at once (`--max-connections`); nil: derived from the
+    /// descriptor limit at two descriptors a page (its socket and its upstream),
+    /// ``ProxyOptions/derivedMaxConnections`` (docs/SECURITY.md, "Connections").
+    public var maxConnections: Int?
+
+    /// Descriptors one page connection costs the proxy: its own and its upstream's.
+    package static let descriptorsPerConnection = 2
+
+    /// The page-connection cap the process's descriptor limit allows now.
+    package static var derivedMaxConnections: Int {
+        AdmissionLimits.derivedCap(perConnection: descriptorsPerConnection)
+    }
 
     /// Creates options; everything but the upstream has the documented default.
     public init(listenHost: String = "127.0.0.1", listenPort: Int = 8788, upstream: WebSocketURL,

@@ -91,6 +91,8 @@ public final class ProxyRecordingSource: RecordingSource {
             allowedOrigins: options.allowedOrigins, deflate: options.deflate,
             journeysDirectory: options.journeysDirectory)
         config.memoryBudget = options.limits.memoryBudget
+        config.maxConnections = options.maxConnections
+        config.descriptorsPerConnection = ProxyOptions.descriptorsPerConnection
         // One budget for the page side and the upstream side together.
         let budget = MemoryBudget(limit: options.limits.memoryBudget)
         let server = WebSocketServer(configuration: config, memoryBudget: budget, logger: logger) { info in

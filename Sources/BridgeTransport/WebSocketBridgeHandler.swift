@@ -48,6 +48,10 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     var paused = false
     var inflation: Inflation?
     let account: MemoryBudget.Account
+    /// Tells admission when the first message arrives (a connection that has spoken is
+    /// never evicted).
+    let admission: AdmissionTicket?
+    var spoke = false
     var queuedBytes = 0
     /// When the frame or fragmented message in progress began (nil when none is).
     var incompleteSince: NIODeadline?
@@ -57,7 +61,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     var rateUpdated = NIODeadline.now()
 
     init(info: ConnectionInfo, configuration: WebSocketServerConfiguration, connection: any BridgeConnection,
-         codec: PerMessageDeflate?, account: MemoryBudget.Account, logger: Logger) {
+         codec: PerMessageDeflate?, account: MemoryBudget.Account, admission: AdmissionTicket? = nil, logger: Logger) {
         self.info = info
         self.configuration = configuration
         self.connection = connection
@@ -65,6 +69,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         self.assembler = MessageAssembler(maxMessageBytes: configuration.maxMessageBytes, deflate: codec != nil,
                                           requireMasking: true)
         self.account = account
+        self.admission = admission
         self.rateTokens = Double(max(configuration.maxMessageBytes, configuration.maxInboundBytesPerSecond))
         self.logger = logger
     }
@@ -126,6 +131,9 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
             logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "1013",
                                                            "reason": "evicted: holding \(account.held) bytes of the memory budget"])
             close(.tryAgainLater, "server memory budget needed elsewhere; try again later", context: context)
+        } else if let evict = event as? AdmissionEvictEvent {
+            logger.notice("closing connection", metadata: ["conn": "\(info.id)", "code": "1013", "reason": "\(evict.reason)"])
+            close(.tryAgainLater, evict.reason, immediately: true, context: context)
         } else {
             context.fireUserInboundEventTriggered(event)
         }
@@ -214,6 +222,10 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         }
         messagesIn += 1
         bytesIn += message.count
+        if !spoke {
+            spoke = true
+            admission?.spoke()
+        }
         spendRate(message.count - alreadySpent, context: context)
         connection.received(message)
     }
@@ -278,8 +290,10 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     /// Closing at once would make the kernel answer the peer's unread bytes with a reset,
     /// which can destroy the close frame before the peer reads it (RFC 6455 §7.1.1: the
     /// server should let the client see the close). What the connection held is given
-    /// back at once.
-    func close(_ code: CloseCode, _ reason: String, context: ChannelHandlerContext) {
+    /// back at once. `immediately` closes the socket as soon as the close frame is out (an
+    /// evicted connection that never sent anything has nothing unread to be reset over,
+    /// and its descriptor is wanted now).
+    func close(_ code: CloseCode, _ reason: String, immediately: Bool = false, context: ChannelHandlerContext) {
         guard !closing else { return }
         closing = true
         if closedCode == nil { closedCode = code }
@@ -294,7 +308,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { result in
-            guard case .success = result else { return ctx.value.close(promise: nil) }
+            guard case .success = result, !immediately else { return ctx.value.close(promise: nil) }
             // A half-close the channel cannot do falls back to a full one.
             let halfClosed = ctx.value.eventLoop.makePromise(of: Void.self)
             halfClosed.futureResult.whenFailure { _ in ctx.value.close(promise: nil) }

@@ -21,6 +21,8 @@ public final class WebSocketServer: Sendable {
     public let memoryBudget: MemoryBudget
     private let factory: BridgeConnectionFactory
     private let logger: Logger
+    /// Which connections are served (``ConnectionAdmission``).
+    private let admission: AdmissionDriver
     private let group: MultiThreadedEventLoopGroup
     private let state = Mutex(State())
 
@@ -60,7 +62,14 @@ public final class WebSocketServer: Sendable {
         self.factory = factory
         self.logger = logger
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
+        self.admission = AdmissionDriver(limits: configuration.admissionLimits, loop: group.next(), logger: logger)
     }
+
+    /// The connection cap and per-address share in force.
+    package var admissionLimits: AdmissionLimits { admission.limits }
+
+    /// Connections turned away so far.
+    package var admissionCounts: AdmissionCounts { admission.totals }
 
     /// One event loop per CPU the process may run on: `System.coreCount` (cgroup quota
     /// aware), capped by the scheduler affinity mask (`taskset`), so a server pinned to one
@@ -97,17 +106,28 @@ public final class WebSocketServer: Sendable {
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .serverChannelInitializer { [admission] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPacer(driver: admission))
+                }
+            }
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try self.configure(channel, routes: routes, policy: policy)
+                    // Refused connections get their 503 handler from admission, nothing else.
+                    guard let ticket = try self.admission.admit(channel) else { return }
+                    try self.configure(channel, routes: routes, policy: policy, ticket: ticket)
                 }
             }
         let channel = try await bootstrap.bind(host: cfg.host, port: cfg.port).get()
         state.withLock { $0.serverChannel = channel }
+        let limits = admission.limits
+        logger.info("admitting connections", metadata: [
+            "maxConnections": "\(limits.maxConnections)", "maxPerAddress": "\(limits.maxPerAddress)",
+            "descriptorLimit": "\(AdmissionLimits.descriptorLimit())"])
         return channel.localAddress?.port ?? cfg.port
     }
 
-    private func configure(_ channel: Channel, routes: StaticRoutes, policy: OriginPolicy) throws {
+    private func configure(_ channel: Channel, routes: StaticRoutes, policy: OriginPolicy, ticket: AdmissionTicket) throws {
         let cfg = configuration
         let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         let upgrader = NIOWebSocketServerUpgrader(
@@ -125,7 +145,7 @@ public final class WebSocketServer: Sendable {
                 return ch.eventLoop.makeSucceededFuture(headers)
             },
             upgradePipelineHandler: { [self] ch, head in
-                ch.eventLoop.makeCompletedFuture { try self.openWebSocket(ch, head: head) }
+                ch.eventLoop.makeCompletedFuture { try self.openWebSocket(ch, head: head, ticket: ticket) }
             }
         )
         let http = HTTPRequestHandler(routes: routes, originPolicy: policy)
@@ -149,7 +169,7 @@ public final class WebSocketServer: Sendable {
         return offers.isEmpty ? nil : DeflateAgreement.negotiate(offerHeader: offers)
     }
 
-    private func openWebSocket(_ channel: Channel, head: HTTPRequestHead) throws {
+    private func openWebSocket(_ channel: Channel, head: HTTPRequestHead, ticket: AdmissionTicket) throws {
         let agreement = Self.agreement(head, enabled: configuration.deflate)
         let (id, refused) = state.withLock { s -> (Int, Bool) in
             defer { s.nextID += 1 }
@@ -162,12 +182,14 @@ public final class WebSocketServer: Sendable {
         let codec = try agreement.map { try PerMessageDeflate(agreement: $0, maxMessageBytes: configuration.maxMessageBytes) }
         let account = memoryBudget.account(evict: { channel.pipeline.fireUserInboundEventTriggered(EvictEvent()) })
         let handler = WebSocketBridgeHandler(info: info, configuration: configuration, connection: factory(info),
-                                             codec: codec, account: account, logger: logger)
+                                             codec: codec, account: account, admission: ticket, logger: logger)
         // NIO's frame decoder buffers a whole frame before anyone can look at it; ours
         // (FrameReader, in the handler) checks each length against the budget first.
         let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<WebSocketFrameDecoder>.self)
         try channel.pipeline.syncOperations.addHandler(handler, position: .after(decoder.handler))
         channel.pipeline.syncOperations.removeHandler(context: decoder, promise: nil)
+        // From here an eviction closes it with a close frame (AdmissionEvictEvent).
+        ticket.upgraded()
         channel.closeFuture.whenComplete { [self] _ in
             state.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
         }

@@ -43,6 +43,22 @@ public struct WebSocketServerConfiguration: Sendable {
     /// Inflated bytes per slice: a large message is inflated in slices of this size,
     /// yielding to the event loop between them. Default 1 MiB.
     public var inflateSliceBytes: Int = 1 << 20
+    /// Connections (plain HTTP and WebSocket together) served at once; past it a new one
+    /// is refused with HTTP 503 unless a silent one can be evicted (docs/SECURITY.md,
+    /// "Connections"). nil: derived from the descriptor limit,
+    /// ``AdmissionLimits/derivedCap(perConnection:)``.
+    public var maxConnections: Int?
+    /// Slots one peer address (an IPv6 /64) may hold. nil: half the cap.
+    public var maxConnectionsPerAddress: Int?
+    /// Descriptors one admitted connection costs, for the derived cap: 1 (the recording
+    /// proxy: 2, the page and its upstream).
+    public var descriptorsPerConnection: Int = 1
+
+    /// The admission limits these settings give (the derived cap read now).
+    package var admissionLimits: AdmissionLimits {
+        AdmissionLimits(maxConnections: maxConnections ?? AdmissionLimits.derivedCap(perConnection: descriptorsPerConnection),
+                        maxPerAddress: maxConnectionsPerAddress)
+    }
 
     /// Creates a configuration.
     public init(host: String = "127.0.0.1", port: Int = 8787, maxMessageBytes: Int = 16 << 20,

@@ -75,19 +75,30 @@ struct ProxySourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --proxy: memory the proxy may hold in unfinished frames, large messages and send queues, across connections, in MiB (default 256; docs/SECURITY.md).", valueName: "mib"))
     var memoryBudget: Int?
 
+    @Option(help: ArgumentHelp("With --proxy: page connections served at once, at most (and by default) what the descriptor limit allows at two descriptors a page (docs/SECURITY.md).", valueName: "n"))
+    var maxConnections: Int?
+
     /// Whether the proxy was chosen.
     var isChosen: Bool { proxy != nil }
 
     func validate() throws {
         if proxy == nil {
-            if upstream != nil || !origin.isEmpty || journeys != nil || noDeflate || memoryBudget != nil {
-                throw ValidationError("--upstream, --origin, --journeys, --no-deflate and --memory-budget need --proxy")
+            if upstream != nil || !origin.isEmpty || journeys != nil || noDeflate || memoryBudget != nil || maxConnections != nil {
+                throw ValidationError("--upstream, --origin, --journeys, --no-deflate, --memory-budget and --max-connections need --proxy")
             }
             return
         }
         guard listenAddress != nil else { throw ValidationError("--proxy takes HOST:PORT, e.g. 127.0.0.1:8788") }
         if let mib = memoryBudget, !(1...(1 << 20)).contains(mib) {
             throw ValidationError("--memory-budget takes MiB, from 1 to 1048576 (default 256)")
+        }
+        if let n = maxConnections {
+            let cap = ProxyOptions.derivedMaxConnections
+            guard n >= 1 && n <= cap else {
+                throw ValidationError("--max-connections takes 1 to \(cap) here: the open-files limit (ulimit -n) of "
+                                      + "\(AdmissionLimits.descriptorLimit()) allows \(cap) page connections at two descriptors each "
+                                      + "after a reserve (docs/SECURITY.md); raise the limit for more")
+            }
         }
         guard let upstream else { throw ValidationError("--proxy needs --upstream ws://HOST:PORT/bridge (the real host)") }
         guard WebSocketURL(upstream) != nil else {
@@ -107,10 +118,12 @@ struct ProxySourceOptions: ParsableArguments {
     /// The proxy's options, with the record command's stop conditions.
     func options(maxMessages: Int?, duration: Double?) -> ProxyOptions? {
         guard let (host, port) = listenAddress, let url = upstream.flatMap(WebSocketURL.init) else { return nil }
-        return ProxyOptions(listenHost: host, listenPort: port, upstream: url, allowedOrigins: origin, deflate: !noDeflate,
-                            journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory(),
-                            maxMessages: maxMessages, duration: duration,
-                            limits: ProxyLimits(memoryBudget: (memoryBudget ?? 256) << 20))
+        var options = ProxyOptions(listenHost: host, listenPort: port, upstream: url, allowedOrigins: origin, deflate: !noDeflate,
+                                   journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory(),
+                                   maxMessages: maxMessages, duration: duration,
+                                   limits: ProxyLimits(memoryBudget: (memoryBudget ?? 256) << 20))
+        options.maxConnections = maxConnections
+        return options
     }
 }
 

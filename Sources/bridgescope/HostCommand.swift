@@ -60,6 +60,9 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Memory the server may hold in unfinished frames, large messages and send queues, across connections, in MiB (docs/SECURITY.md).", valueName: "mib"))
     var memoryBudget: Int = 256
 
+    @Option(help: ArgumentHelp("Connections (HTTP and WebSocket) served at once, at most (and by default) what the open-files limit allows after a reserve; half of them per peer address (docs/SECURITY.md).", valueName: "n"))
+    var maxConnections: Int?
+
     @Flag(help: "Stop after the first journey.complete or journey.error; exit 0 on complete, 1 on error.")
     var exitOnJourneyEnd = false
 
@@ -91,6 +94,19 @@ struct HostCommand: AsyncParsableCommand {
         guard memoryBudget >= 1 && memoryBudget <= 1 << 20 else {
             printError("bridgescope host: --memory-budget takes MiB, from 1 to 1048576 (default 256)")
             throw Exit.usage
+        }
+        if let n = maxConnections {
+            let cap = AdmissionLimits.derivedCap(perConnection: 1)
+            guard n >= 1 && n <= cap else {
+                printError("bridgescope host: --max-connections takes 1 to \(cap) here: the open-files limit (ulimit -n) of "
+                           + "\(AdmissionLimits.descriptorLimit()) allows \(cap) connections after a reserve of "
+                           + "\(AdmissionLimits.descriptorLimit() - cap) descriptors (docs/SECURITY.md); raise the limit for more")
+                throw Exit.usage
+            }
+            if stdio {
+                printError("bridgescope host: --max-connections needs --listen")
+                throw Exit.usage
+            }
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             printError("bridgescope host: --log-level must be debug, info, notice, warning or error")
@@ -137,6 +153,7 @@ struct HostCommand: AsyncParsableCommand {
             host: host, port: port, maxMessageBytes: maxMessage, allowedOrigins: origin, deflate: !noDeflate,
             idleTimeout: idleTimeout, journeysDirectory: journeys ?? HostServerRunner.defaultJourneysDirectory())
         config.memoryBudget = memoryBudget << 20
+        config.maxConnections = maxConnections
         let runner: HostServerRunner
         do {
             runner = try HostServerRunner(

@@ -73,6 +73,26 @@ struct CDPSessionTests {
         #expect(isolated.isEmpty)
     }
 
+    @Test func pastTheTargetCapATargetIsResumedDetachedAndCountedAsADrop() {
+        var s = session()
+        s.maxTargets = 2
+        _ = s.channelOpened(1, kind: .browser, now: 1)
+        func attached(_ n: Int) -> [CDPSession.Action] {
+            s.receive(1, text(#"{"method":"Target.attachedToTarget","params":{"sessionId":"S\#(n)","targetInfo":{"targetId":"T\#(n)","type":"iframe","url":"http://a/f\#(n).html"},"waitingForDebugger":true}}"#), now: 2)
+        }
+        #expect(methods(attached(1)).first == "Runtime.addBinding")
+        #expect(methods(attached(2)).first == "Runtime.addBinding")
+        let third = attached(3)
+        #expect(methods(third) == ["Runtime.runIfWaitingForDebugger", "Target.detachFromTarget"])
+        #expect(events(third).map(\.kind) == [.drop])
+        #expect(events(third).first?.reason?.contains("http://a/f3.html not recorded: 2 targets") == true)
+        #expect(s.targetsRefused == 1)
+        // A slot comes back when a target goes.
+        _ = s.receive(1, text(#"{"method":"Target.detachedFromTarget","params":{"sessionId":"S1"}}"#), now: 3)
+        #expect(methods(attached(4)).first == "Runtime.addBinding")
+        #expect(CDPSession.defaultMaxTargets == 256)
+    }
+
     @Test func aPageNotMatchingTheFilterIsResumedAndLeft() {
         var s = CDPSession(tapSource: "", bindingName: binding, targetFilter: "journey")
         _ = s.channelOpened(1, kind: .browser, now: 1)

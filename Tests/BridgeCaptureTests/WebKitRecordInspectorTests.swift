@@ -139,6 +139,17 @@ struct WebKitRecordInspectorTests {
         actions.compactMap { if case .record(_, _, let c, let p) = $0 { return (c, String(decoding: p, as: UTF8.self)) } else { return nil } }
     }
 
+    @Test func pastTheTargetCapAPageTargetIsResumedUnrecorded() {
+        var s = session()
+        s.maxTargets = 1
+        _ = s.opened()
+        let first = s.receive(text(#"{"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"page-1","type":"page","isPaused":true}}}"#), now: 1)
+        #expect(methods(first).contains("Page.setBootstrapScript"))
+        let second = s.receive(text(#"{"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"page-2","type":"page","isPaused":true}}}"#), now: 2)
+        #expect(methods(second) == ["Target.resume"])
+        #expect(events(second).map(\.kind) == [.drop])
+    }
+
     /// A console message from target `target` carrying `body` as its text.
     func console(_ body: String, target: String = "page-1") -> [UInt8] {
         let inner = String(decoding: JSONWriter().bytes(["method": "Console.messageAdded",

@@ -11,10 +11,18 @@ final class HostProcess: Sendable {
 
     /// Starts `bridgescope host` with `arguments`, or `command` as the whole argument list
     /// (any command that prints `listening on ws://127.0.0.1:PORT/`, such as `record --proxy`).
-    init(arguments: [String] = [], command: [String]? = nil) throws {
+    /// `descriptorLimit` runs it under `prlimit --nofile=N:N` (which execs it: the pid is
+    /// the command's).
+    init(arguments: [String] = [], command: [String]? = nil, descriptorLimit: Int? = nil) throws {
         let process = Process()
-        process.executableURL = ProjectPaths.binary
-        process.arguments = command ?? (["host", "--listen", "127.0.0.1:0", "--log-level", "warning"] + arguments)
+        let argv = command ?? (["host", "--listen", "127.0.0.1:0", "--log-level", "warning"] + arguments)
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") ? "/usr/bin/prlimit" : "/bin/prlimit")
+            process.arguments = ["--nofile=\(descriptorLimit):\(descriptorLimit)", ProjectPaths.binary.path] + argv
+        } else {
+            process.executableURL = ProjectPaths.binary
+            process.arguments = argv
+        }
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -43,7 +51,8 @@ final class HostProcess: Sendable {
         // Keep draining standard error so the host never blocks on it.
         err.fileHandleForReading.readabilityHandler = { h in
             let d = h.availableData
-            if !d.isEmpty { log.withLockedValue { $0 += String(decoding: d.prefix(4096), as: UTF8.self) } }
+            // Whole lines (tests search the log), up to 8 MiB in all.
+            if !d.isEmpty { log.withLockedValue { if $0.utf8.count < 8 << 20 { $0 += String(decoding: d, as: UTF8.self) } } }
         }
     }
 

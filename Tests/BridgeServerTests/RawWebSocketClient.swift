@@ -21,9 +21,19 @@ final class RawWebSocketClient {
     var responseHead = ""
     private var buffer: [UInt8] = []
 
-    /// Connects; does not handshake.
-    init(port: Int, receiveTimeout: Double = 5) throws {
+    /// Connects (from `source`, a loopback address such as `127.0.0.2`, when given);
+    /// does not handshake.
+    init(port: Int, receiveTimeout: Double = 5, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); throw Failure.connect("bind \(source): " + String(cString: strerror(errno))) }
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
