@@ -4,6 +4,17 @@ import Testing
 
 let python3 = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
+/// The bugs planted in tools/hosts/python/bridge_host.py (BRIDGE_HOST_BUG), the oracle
+/// that finds each, and the runs it needs at seed 1.
+let pythonHostBugs: [(String, String, Int)] = [
+    ("crash-on-long-id", "crash", 150),
+    ("double-response", "one-response", 40),
+    ("success-and-error", "one-response", 40),
+    ("no-busy", "one-capture-per-slot", 40),
+    ("wrong-id", "one-response", 40),
+    ("hang-on-nfc", "one-response", 40),
+]
+
 /// Issue 22: the black-box fuzzer judged against a host written apart from this project
 /// (tools/hosts/python/bridge_host.py, other legal choices where PROTOCOL.md §7 leaves
 /// them open): a fixed-seed run finds nothing on the correct host, and finds each bug
@@ -53,14 +64,7 @@ struct SecondHostFuzzTests {
 
     /// The runs each bug needs at seed 1 (the seeds hold a correlationId of 125
     /// characters since issue 39, among the hostile strings).
-    @Test(arguments: [
-        ("crash-on-long-id", "crash", 150),
-        ("double-response", "one-response", 40),
-        ("success-and-error", "one-response", 40),
-        ("no-busy", "one-capture-per-slot", 40),
-        ("wrong-id", "one-response", 40),
-        ("hang-on-nfc", "one-response", 40),
-    ])
+    @Test(arguments: pythonHostBugs)
     func eachPlantedBugIsFound(bug: String, oracle: String, runs: Int) throws {
         // A crash leaves its case's request unanswered too: stop once both are written.
         let r = try fuzz(bug: bug, runs: runs, delayMs: bug == "no-busy" ? 600 : 50,

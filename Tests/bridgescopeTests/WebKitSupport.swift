@@ -58,17 +58,7 @@ final class JourneyPageServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<100 {
-            let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var a = sockaddr_in()
-            a.sin_family = sa_family_t(AF_INET)
-            a.sin_port = in_port_t(UInt16(port).bigEndian)
-            a.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let ok = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
-            close(s)
-            if ok { return }
-            usleep(50_000)
-        }
+        _ = waitForPort(port, seconds: 5)
     }
 
     func url(_ page: String) -> String { "http://127.0.0.1:\(port)/journeys/\(page)" }

@@ -96,15 +96,7 @@ struct WebViewTargetTests {
     /// The Python host (tools/hosts/python, written apart from the checker) inside real
     /// WebKit, fuzzed through the page's bridge: each planted bug is found, and its
     /// correct build gives nothing (runs as SecondHostFuzzTests has them over stdio).
-    @Test(.enabled(if: python3 != nil), arguments: [
-        ("none", "", 150),
-        ("crash-on-long-id", "crash", 150),
-        ("double-response", "one-response", 40),
-        ("success-and-error", "one-response", 40),
-        ("no-busy", "one-capture-per-slot", 40),
-        ("wrong-id", "one-response", 40),
-        ("hang-on-nfc", "one-response", 40),
-    ])
+    @Test(.enabled(if: python3 != nil), arguments: [("none", "", 150)] + pythonHostBugs)
     func thePythonHostsPlantedBugsAreFoundThroughWebKit(bug: String, oracle: String, runs: Int) throws {
         let host = ProjectPaths.root.appendingPathComponent("tools/hosts/python/bridge_host.py").path
         let env = (bug == "none" ? "" : "BRIDGE_HOST_BUG=\(bug) ") + "BRIDGE_HOST_DELAY_MS=\(bug == "no-busy" ? 600 : 50)"

@@ -9,9 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 runs="${1:-300}"
-swift build -c release --product bridgescope >/dev/null
-swift build --package-path tools/webkit >/dev/null
-bin="$PWD/.build/release/bridgescope"
+# BRIDGESCOPE_BIN: a release binary built elsewhere (e.g. --scratch-path), else built here.
+if [[ -z "${BRIDGESCOPE_BIN:-}" ]]; then swift build -c release --product bridgescope; fi
+swift build --package-path tools/webkit
+bin="${BRIDGESCOPE_BIN:-$PWD/.build/release/bridgescope}"
 shell="$PWD/tools/webkit/.build/debug/bridgescope-webkit"
 work="$(mktemp -d)"; cp -r corpus "$work/"
 pids=()
@@ -22,16 +23,17 @@ wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/n
 baseline=""
 measure() {  # name, target
   local line
-  line="$("$bin" fuzz --target "$2" --runs "$runs" --seed 1 --no-generated --corpus "$work/corpus" --findings "$work/found" --format json 2>/dev/null || true)"
+  line="$("$bin" fuzz --target "$2" --runs "$runs" --seed 1 --no-generated --corpus "$work/corpus" --findings "$work/found" --format json 2>"$work/err" || true)"
+  if [[ -z "$line" ]]; then echo "$1: the run failed: $(tail -3 "$work/err")" >&2; return 0; fi
   python3 - "$line" "$1" "${baseline:-}" <<'PY'
 import json, sys
 d = json.loads(sys.argv[1])
-rate = d["execsPerSecond"]
+rate = d["execs"] / d["seconds"]
 base = float(sys.argv[3]) if sys.argv[3] else rate
 print("%-44s %5d execs %6.1f s %7.1f cases/s  %5.1f%% of stdio  findings %d" % (
     sys.argv[2], d["execs"], d["seconds"], rate, 100 * rate / base, len(d["findings"])))
 PY
-  if [[ -z "$baseline" ]]; then baseline="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["execsPerSecond"])' "$line")"; fi
+  if [[ -z "$baseline" ]]; then baseline="$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["execs"] / d["seconds"])' "$line")"; fi
 }
 measure "stdio: reference host (baseline)" "stdio:$bin host --stdio"
 
