@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build release test demo webkit bench-webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
+.PHONY: setup build release test demo webkit bench-webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-otlp-memory bench-fleet
 
 setup:
 	@tools/setup.sh --with-browser --with-webkit
@@ -59,6 +59,10 @@ bench-analyze: setup
 
 bench-otlp: setup
 	@tools/bench/otlp/run.sh
+
+# Peak RSS of export --otlp at 600,000 and 6,000,000 messages (several minutes).
+bench-otlp-memory: setup
+	@tools/bench/otlp/memory.sh
 
 bench-fleet: setup
 	@tools/bench/fleet/run.sh
