@@ -28,12 +28,18 @@ done
 for tool in python3 /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench-otlp-memory: $tool not found (tools/setup.sh installs it)" >&2; exit 2; }
 done
+py=/usr/bin/python3
+packages=.build/otlp-python
+if ! PYTHONPATH=$packages $py -c 'import opentelemetry.proto.collector.trace.v1.trace_service_pb2' 2>/dev/null; then
+  echo "installing opentelemetry-proto into $packages..." >&2
+  $py -m pip install --quiet --disable-pip-version-check --target "$packages" 'opentelemetry-proto>=1.20' >&2
+fi
 swift build -c release --product bridgescope >&2
 BIN=$(swift build -c release --show-bin-path)/bridgescope
 mkdir -p "$dir"
 
 fifo=$dir/recv.in; rm -f "$fifo"; mkfifo "$fifo"
-python3 tools/otlp/receiver.py --port 0 --stdin-eof-stops --discard < "$fifo" > "$dir/recv.out" &
+PYTHONPATH=$packages $py tools/otlp/receiver.py --port 0 --stdin-eof-stops --discard < "$fifo" > "$dir/recv.out" &
 rpid=$!
 exec {hold}> "$fifo"
 for _ in $(seq 50); do grep -q listening "$dir/recv.out" 2>/dev/null && break; sleep 0.1; done
