@@ -56,8 +56,8 @@ for messages in $sizes; do
   fi
   /usr/bin/time -f '%e %M' -o "$dir/analyze.time" "$BIN" analyze --format json -o /dev/null "$file" 2>/dev/null || true
   /usr/bin/time -f '%e %M' -o "$dir/export.time" "$BIN" export "$file" --otlp "http://127.0.0.1:$port" 2> "$dir/export.err" || { cat "$dir/export.err" >&2; exit 1; }
-  read -r awall arss < "$dir/analyze.time"
-  read -r ewall erss < "$dir/export.time"
+  read -r awall arss < <(tail -1 "$dir/analyze.time")
+  read -r ewall erss < <(tail -1 "$dir/export.time")
   line=$(grep '^otlp: sent' "$dir/export.err")
   spans=$(echo "$line" | sed -E 's/^otlp: sent ([0-9]+) spans.*/\1/')
   amb=$((arss / 1024)); emb=$((erss / 1024))
