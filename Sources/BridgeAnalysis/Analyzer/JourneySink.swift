@@ -20,15 +20,5 @@ package protocol JourneySink: AnyObject, Sendable {
 
     /// The end of the session: the report (a streamed connection's with no steps) and,
     /// for each of its connections in order, what is left.
-    func finish(_ report: AnalysisReport, journeys: [JourneyEnd])
-}
-
-/// What a connection leaves at the end of a streaming analysis (``JourneySink``).
-package struct JourneyEnd: Sendable {
-    /// Whether its steps went through ``JourneySink/step(_:connection:slot:findings:)``.
-    package var streamed: Bool
-    /// A streamed connection's: the stored findings that go on no request (the journey's
-    /// root), in report order. A kept connection's: all its stored findings, in report
-    /// order (the report's connection holds its steps).
-    package var findings: [ReportFinding]
+    func finish(_ report: AnalysisReport, journeys: [JourneyTail])
 }

@@ -199,7 +199,7 @@ public struct SessionAnalyzer: Sendable {
         finished = report
         if let sink {
             sink.finish(report, journeys: connections.map {
-                JourneyEnd(streamed: $0.streams, findings: ConnectionState.reportOrder($0.journeyFindings))
+                JourneyTail(streamed: $0.streams, findings: ConnectionState.reportOrder($0.journeyFindings))
             })
         }
         return report

@@ -25,7 +25,7 @@ struct JourneyPlan: Sendable {
             events[slot] += 1
         }
 
-        func finish(_ report: AnalysisReport, journeys: [JourneyEnd]) {
+        func finish(_ report: AnalysisReport, journeys: [JourneyTail]) {
             var stripped = report
             for i in stripped.connections.indices { stripped.connections[i].steps = [] }
             let roots = journeys.indices.map { i in (i < events.count ? events[i] : 0) + journeys[i].findings.count }

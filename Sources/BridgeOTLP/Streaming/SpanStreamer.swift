@@ -34,7 +34,7 @@ final class SpanStreamer: JourneySink, @unchecked Sendable {
         write(slot) { j, out in j.stream(step, findings: findings, into: &out) }
     }
 
-    func finish(_ report: AnalysisReport, journeys ends: [JourneyEnd]) {
+    func finish(_ report: AnalysisReport, journeys ends: [JourneyTail]) {
         for (slot, end) in ends.enumerated() where slot < journeys.count {
             if end.streamed {
                 for f in end.findings {
