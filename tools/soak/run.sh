@@ -85,7 +85,7 @@ while ((SECONDS < end)); do
     (( $(errors) > errors_before )) && break
     sleep 0.1
   done
-  kill -TERM "$chrome_pid" 2>/dev/null; wait "$chrome_pid" 2>/dev/null; chrome_pid=""
+  kill -TERM "$chrome_pid" 2>/dev/null; { wait "$chrome_pid"; } 2>/dev/null; chrome_pid=""
   runs=$((runs + 1))
   if ((!ok)); then
     failed=$((failed + 1))
@@ -93,8 +93,14 @@ while ((SECONDS < end)); do
   fi
   python3 tools/soak/churn.py "ws://127.0.0.1:$pport/bridge" --clients 6 --start $((runs * 6)) --origin "http://127.0.0.1:$port" >>"$out/churn.log" 2>&1
   churned=$((churned + 6))
-  kill -0 "$host_pid" 2>/dev/null || { echo "soak: the host exited" >&2; failed=$((failed + 1)); break; }
-  kill -0 "$proxy_pid" 2>/dev/null || { echo "soak: the proxy exited" >&2; failed=$((failed + 1)); break; }
+  if ! kill -0 "$host_pid" 2>/dev/null; then
+    wait "$host_pid"; echo "soak: the host exited with status $? at $SECONDS s (log: $out/host.log)" >&2; host_pid=""
+    failed=$((failed + 1)); break
+  fi
+  if ! kill -0 "$proxy_pid" 2>/dev/null; then
+    wait "$proxy_pid"; echo "soak: the proxy exited with status $? at $SECONDS s (log: $out/proxy.log)" >&2; proxy_pid=""
+    failed=$((failed + 1)); break
+  fi
 done
 sleep "$interval"
 cleanup
