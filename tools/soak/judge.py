@@ -3,11 +3,14 @@
 
     judge.py SAMPLES.csv --svg OUT.svg [--warmup 0.2]
 
-For each process and each of rss_kb, fds, threads and cpu_percent: after the warm-up
-(the first 20% of the run), the median of the first third is compared with the median of
-the last third. An upward trend is a rise larger than the noise: more than 3 times the
-median absolute deviation of the samples, and more than a floor (RSS 4 MB and 5%, 2 fds,
-2 threads, 10 points of CPU). Prints one line per process and metric; exit 1 when any
+For each process and each of rss_kb, fds, threads and cpu_percent, after the warm-up
+(the first 20% of the run): a least-squares line through the samples gives the rise over
+the run (slope times duration); the noise is the spread of the samples around that line
+(1.4826 times the median absolute residual, a robust standard deviation). An upward
+trend is a rise of more than 6 times the noise and more than a floor (RSS 4 MB or 5%,
+whichever is more, 2 fds, 2 threads, 10 points of CPU), with the median of the last third
+above the median of the first third by more than the floor too (a single step is not a
+trend unless it is large). Prints one line per process and metric; exit 1 when any
 trends upward, 2 when there are too few samples to judge (fewer than 9 after warm-up).
 """
 import argparse, csv, statistics, sys
@@ -42,15 +45,21 @@ def judge(series, warmup):
                 thin = True
                 verdicts.append(f"{name} {key}: too few samples after warm-up ({len(pts)})")
                 continue
+            t = [p[0] for p in pts]
             v = [p[1] for p in pts]
             third = len(v) // 3
             first, last = statistics.median(v[:third]), statistics.median(v[-third:])
-            mad = statistics.median([abs(x - statistics.median(v)) for x in v])
-            allowed = max(3 * mad, floor(first))
-            rise = last - first
-            up = rise > allowed
+            tm, vm = statistics.fmean(t), statistics.fmean(v)
+            sxx = sum((x - tm) ** 2 for x in t) or 1.0
+            slope = sum((x - tm) * (y - vm) for x, y in zip(t, v)) / sxx
+            residuals = [y - (vm + slope * (x - tm)) for x, y in zip(t, v)]
+            noise = 1.4826 * statistics.median([abs(r) for r in residuals])
+            rise = slope * (t[-1] - t[0])
+            allowed = max(6 * noise, floor(first))
+            up = rise > allowed and last - first > floor(first)
             bad |= up
-            verdicts.append(f"{name} {key}: first third {first:.1f}, last third {last:.1f}, rise {rise:+.1f}, allowed {allowed:.1f}: {'UPWARD TREND' if up else 'flat'}")
+            per_min = slope * 60
+            verdicts.append(f"{name} {key}: {first:.1f} -> {last:.1f} (medians of the first and last third), trend {per_min:+.2f}/min = {rise:+.1f} over {t[-1] - t[0]:.0f} s, noise {noise:.1f}, allowed {allowed:.1f}: {'UPWARD TREND' if up else 'flat'}")
     return verdicts, bad, thin
 
 def svg(series, path):
