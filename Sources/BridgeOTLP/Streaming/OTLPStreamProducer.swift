@@ -78,10 +78,15 @@ struct OTLPStreamProducer: Sendable {
         }
         defer { try? out.close() }
         while true {
-            guard let chunk = try? input.read(upToCount: 1 << 20) else {
+            let chunk: Data?
+            do {
+                chunk = try input.read(upToCount: 1 << 20)
+            } catch {
+                try? FileManager.default.removeItem(at: url)
                 throw AnalysisError(.unreadableInput, "\(path): read error")
             }
-            if chunk.isEmpty { break }
+            // nil or empty: the end of the input.
+            guard let chunk, !chunk.isEmpty else { break }
             out.write(chunk)
         }
         return url
