@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/bridgescope
 
-.PHONY: setup build release test demo webkit bench-fuzz-webview bench-webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-fleet
+.PHONY: setup build release test demo webkit bench-fuzz-webview bench-webkit bench bench-json bench-server bench-record bench-replay bench-fuzz bench-analyze fuzz-nightly rules-doc clean bench-cdp bench-otlp bench-otlp-memory bench-fleet soak
 
 setup:
 	@tools/setup.sh --with-browser --with-webkit
@@ -59,6 +59,15 @@ bench-analyze: setup
 
 bench-otlp: setup
 	@tools/bench/otlp/run.sh
+
+# Peak RSS of export --otlp at 600,000 and 6,000,000 messages (several minutes).
+bench-otlp-memory: setup
+	@tools/bench/otlp/memory.sh
+
+# Soak test of the host and the recording proxy (tools/soak/run.sh): make soak DURATION=30m.
+DURATION ?= 30m
+soak: setup
+	@tools/soak/run.sh --duration $(DURATION)
 
 bench-fleet: setup
 	@tools/bench/fleet/run.sh

@@ -1,6 +1,7 @@
 import BridgeAnalysis
 import BridgeArchive
 import BridgeProtocol
+import Dispatch
 import Logging
 import Synchronization
 
@@ -27,12 +28,16 @@ public struct OTLPSessionExport: Sendable {
         self.logger = logger
     }
 
-    /// The analysis configuration `export --otlp` uses.
+    /// The analysis configuration `export --otlp` uses (the step cap applies only to a
+    /// two-sided recording's `@web` journeys, which the analysis keeps whole).
     public static var exportAnalysis: AnalyzerConfiguration {
         var c = AnalyzerConfiguration()
         c.limits.maxStepsPerConnection = maxStepsForExport
         return c
     }
+
+    /// Replaces the collector in tests (``OTLPExporter/testSink``).
+    var testSink: (@Sendable ([UInt8]) -> Void)?
 
     /// The result: the delivery counts and the inputs that could not be read.
     public struct Outcome: Sendable {
@@ -54,27 +59,38 @@ public struct OTLPSessionExport: Sendable {
         }
     }
 
-    /// Analyses and exports every archive or tap log in `paths`. When the collector
+    /// Analyses and exports every archive or tap log in `paths`, streaming
+    /// (docs/OTLP.md, "Memory"): each session is analysed twice on a thread of its own
+    /// (``OTLPStreamProducer``), the second time handing each step over as it settles,
+    /// and the batches go to the collector from here as they fill. When the collector
     /// stays unreachable the export stops: ``Outcome/error`` says why, and the counts
     /// say what was delivered before.
     public func run(_ paths: [String]) async -> Outcome {
         let exporter = OTLPExporter(configuration: configuration, logger: logger)
+        exporter.testSink = testSink
         var failures: [InputFailure] = []
         var damaged: [String] = []
-        for path in paths {
-            let trace: SessionTrace
-            do throws(AnalysisError) {
-                var source = try SessionInput.open(path)
-                let header = (source as? ArchiveEventSource)?.header
-                let report = try SessionAnalyzer.analyze(&source, name: path, configuration: analysis, logger: logger)
-                trace = SessionTrace(report: report, header: header)
-            } catch {
-                failures.append(InputFailure(path: path, error: error))
-                continue
-            }
-            if trace.report.ruleCounts.contains(where: { $0.rule == .captureError }) { damaged.append(path) }
-            do throws(OTLPError) { try await exporter.add(trace) } catch {
-                return Outcome(summary: exporter.summary, failures: failures, damaged: damaged, error: error)
+        let pipe = ThreadPipe<OTLPStreamItem>(capacity: OTLPStreamOutput.batchesInFlight)
+        let producer = OTLPStreamProducer(paths: paths, configuration: configuration, analysis: analysis, logger: logger)
+        guard DetachedThread.start(handing: producer, { $0.run(into: pipe) }) else {
+            return Outcome(summary: exporter.summary, failures: [], damaged: [],
+                           error: OTLPError(.unreachable, "\(configuration.endpoint): no thread could be started to read the sessions"))
+        }
+        while let item = await Self.take(pipe) {
+            switch item {
+            case .session(let path, let traces, let isDamaged):
+                exporter.summary.sessions += 1
+                exporter.summary.traces += traces
+                if isDamaged { damaged.append(path) }
+            case .failure(let f):
+                failures.append(f)
+            case .batch(let body, let spans):
+                do throws(OTLPError) { try await exporter.deliverStreamed(body, spans: spans) } catch {
+                    pipe.cancel()
+                    return Outcome(summary: exporter.summary, failures: failures, damaged: damaged, error: error)
+                }
+            case .done(let seconds):
+                exporter.summary.encodingSeconds += seconds
             }
         }
         do throws(OTLPError) {
@@ -82,6 +98,13 @@ public struct OTLPSessionExport: Sendable {
             return Outcome(summary: summary, failures: failures, damaged: damaged, error: nil)
         } catch {
             return Outcome(summary: exporter.summary, failures: failures, damaged: damaged, error: error)
+        }
+    }
+
+    /// The producer's next item, waited for off the concurrency pool.
+    static func take(_ pipe: ThreadPipe<OTLPStreamItem>) async -> OTLPStreamItem? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: pipe.take()) }
         }
     }
 

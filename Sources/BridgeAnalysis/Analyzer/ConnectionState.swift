@@ -99,6 +99,24 @@ struct ConnectionState {
     var stepsOmitted = 0
     var outcome: JourneyOutcome?
 
+    // Streaming (``JourneySink``, ConnectionState+Streaming.swift); unused otherwise.
+    /// Whether the steps are handed to the sink as they settle instead of kept in ``steps``.
+    var streams = false
+    /// Steps made and not yet handed over, by absolute index.
+    var held: [Int: JourneyStep] = [:]
+    /// Steps made so far (the next step's index).
+    var madeSteps = 0
+    /// Record numbers of held requests (the request and its responses) to their step.
+    var owner: [Int: Int] = [:]
+    /// Steps ready to hand over, in order.
+    var settled: [Int] = []
+    /// Closed requests held back: the first request, the latest.
+    var heldBack: [Int] = []
+    /// Stored findings waiting with the held request they go on.
+    var stepFindings: [Int: [(order: Int, finding: ReportFinding)]] = [:]
+    /// Stored findings of the journey's root (streamed), or all of the journey's (kept).
+    var journeyFindings: [(order: Int, finding: ReportFinding)] = []
+
     init(id: String, time: Int64, rememberIDs: Int) {
         self.id = id
         self.firstTime = time
@@ -109,6 +127,7 @@ struct ConnectionState {
     /// Appends a step unless the cap is reached; returns its index. The step is built
     /// only when kept (a long session drops most: no arrays made for them).
     mutating func addStep(_ step: @autoclosure () -> JourneyStep, cap: Int) -> Int? {
+        if streams { return holdStep(step()) }
         guard steps.count < cap else {
             stepsOmitted += 1
             return nil
@@ -143,7 +162,7 @@ struct ConnectionState {
 
     /// Marks a rule on a step.
     mutating func mark(_ index: Int?, _ rule: RuleID) {
-        guard let index, index < steps.count, !steps[index].findings.contains(rule) else { return }
-        steps[index].findings.append(rule)
+        guard let index, hasStep(index), !self[step: index].findings.contains(rule) else { return }
+        self[step: index].findings.append(rule)
     }
 }

@@ -38,6 +38,14 @@ public struct JourneyStep: Sendable, Hashable {
     public var records: [Int]
     /// Rules that fired on this step.
     public var findings: [RuleID]
+    /// Why the step was cut short, when it was: ``openRequestLimit`` for a request sent
+    /// while ``AnalyzerConfiguration/Limits/maxOpenRequestsPerConnection`` requests were
+    /// open on its connection (only a streaming analysis, ``JourneySink``, makes such a
+    /// step: it ends when sent, outcome `untracked`, and is never paired).
+    public var truncated: String? = nil
+
+    /// ``truncated`` of a request past the open-request limit.
+    public static let openRequestLimit = "open-request-limit"
 
     /// Creates a step (the analyzer builds them; renderers and tests may too).
     public init(kind: Kind, action: String, correlationId: String? = nil, direction: Direction, start: Int64,

@@ -105,7 +105,7 @@ extension SessionAnalyzer {
                                message: "\(req.action) (\(req.id)) got no final response\(ack); pending \(Self.millis(end - req.sent)) when the session ended",
                                connection: c.id, records: [req.record], correlationId: req.id, time: end))
             if let i = req.stepIndex {
-                c.steps[i].outcome = "unanswered"
+                c[step: i].outcome = "unanswered"
                 c.mark(i, .unansweredRequest)
             }
         }
@@ -126,7 +126,7 @@ extension SessionAnalyzer {
             var hint = ""
             var records: [Int] = []
             if let last = c.lastRequest {
-                let kept = c.steps.last { $0.kind == .request && $0.records.first == last.record }
+                let kept = c.requestStep(record: last.record)
                 let outcome = c.ids.isOpen(last.id) ? "unanswered" : (kept?.outcome ?? "answered")
                 hint = " (last request: \(last.action) \(last.id), record \(last.record), \(outcome))"
                 records = [last.record]

@@ -132,6 +132,7 @@ extension SessionAnalyzer {
     mutating func request(_ c: inout ConnectionState, id: String, _ m: MessageFacts) {
         let action = m.action ?? "?"
         c.requests += 1
+        if c.streams, !c.heldBack.isEmpty { c.releaseHeldBack() }
         c.lastRequest = (m.record, id, action)
         if c.firstRequest == nil {
             c.firstRequest = (m.record, id, action)
@@ -204,6 +205,15 @@ extension SessionAnalyzer {
         }
         guard c.ids.openCount < configuration.limits.maxOpenRequestsPerConnection else {
             logger.debug("open-request cap reached; \(id) not tracked", metadata: ["connection": "\(c.id)"])
+            if c.streams {
+                // Streamed, the request still has its step, closed at once and marked
+                // truncated: it is not paired, and nothing of it is kept.
+                var step = JourneyStep(kind: .request, action: action, correlationId: id, direction: m.direction, start: m.time,
+                                       end: m.time, outcome: "untracked", detail: side.map { "side \($0)" }, records: [m.record],
+                                       findings: stepRules)
+                step.truncated = JourneyStep.openRequestLimit
+                c.closeStep(c.holdStep(step))
+            }
             return
         }
         if c.lastSuccess.count > Self.maxRememberedActions { c.lastSuccess.removeAll() }

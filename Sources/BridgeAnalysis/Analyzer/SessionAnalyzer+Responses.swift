@@ -29,7 +29,7 @@ extension SessionAnalyzer {
         var req = c.ids.slots[slot].take()!
         let id = req.id
         let step = req.stepIndex
-        if step != nil { c.steps[step!].records.append(m.record) }
+        if let step { c.addRecord(m.record, to: step) }
         func flag(_ rule: RuleID, _ message: String) {
             emit(ReportFinding(rule: rule, message: message, connection: c.id, records: [m.record, req.record],
                                correlationId: id, time: m.time))
@@ -46,7 +46,7 @@ extension SessionAnalyzer {
         if m.statusNumber == MessageFacts.acknowledgedNumber {
             req.acknowledged = m.time
             c.ids.slots[slot] = req
-            if let step { c.steps[step].acknowledged = m.time }
+            if let step { c[step: step].acknowledged = m.time }
             return
         }
 
@@ -61,10 +61,11 @@ extension SessionAnalyzer {
             flag(.lateResponse, "\(req.action) (\(id)) answered after \(Self.millis(elapsed)), past the \(timeout) ms timeout")
         }
         if let step {
-            c.steps[step].end = m.time
-            c.steps[step].outcome = m.status?.rawValue ?? "no-status"
-            c.steps[step].errorCode = m.errorCode?.rawValue
-            c.steps[step].recoverable = m.errorRecoverable
+            c[step: step].end = m.time
+            c[step: step].outcome = m.status?.rawValue ?? "no-status"
+            c[step: step].errorCode = m.errorCode?.rawValue
+            c[step: step].recoverable = m.errorRecoverable
+            c.closeStep(step)
         }
         if isBusy { busyAnswer(&c, slot: req.action, m, step: step) }
         if m.errorRecoverable == false, m.statusNumber != MessageFacts.successNumber {

@@ -54,6 +54,17 @@ public struct SessionAnalyzer: Sendable {
     /// `finished == nil` copied the whole optional report out (a 152-byte memcpy).
     private(set) var isFinished = false
 
+    /// Where the journeys go as the analysis goes, instead of into the report
+    /// (``JourneySink``); set before the first record. Nil: the steps are kept.
+    package var sink: (any JourneySink)?
+    /// Streaming: stored findings not yet filed with their step (filed after the record
+    /// that made them, when the record's own step exists), with their emission number.
+    var unfiled: [(order: Int, finding: ReportFinding)] = []
+    /// Streaming: connections with settled steps to hand over.
+    var dirty: [Int] = []
+    /// Streaming: findings made before any connection existed (the first one's, at the end).
+    var orphans: [(order: Int, finding: ReportFinding)] = []
+
     /// Creates an analyzer for one session.
     public init(source: String = "", configuration: AnalyzerConfiguration = AnalyzerConfiguration(),
                 logger: Logger = Logger(label: "bridgescope.analysis")) {
@@ -87,6 +98,7 @@ public struct SessionAnalyzer: Sendable {
             if let sided { crossingEvent(sided, kind: kind, record: record) }
             captureEvent(time: time, connection: connection.map(clip), kind: kind, record: record, step: sided?.side != .native)
         }
+        if sink != nil { handOver() }
     }
 
     /// ``feed(_:scanned:)`` of a message, without an ``AnalysisEvent`` built and taken
@@ -103,6 +115,7 @@ public struct SessionAnalyzer: Sendable {
             if sided.side == .native { return }
         }
         message(time: time, direction: direction, connection: clip(connection), bytes: bytes, record: record, scanned: scanned)
+        if sink != nil { handOver() }
     }
 
     /// ``feedMessage(time:direction:connection:bytes:record:scanned:)`` with the
@@ -136,6 +149,7 @@ public struct SessionAnalyzer: Sendable {
         summary.messages += 1
         summary.bytes += Int64(message.count)
         scannedMessage(scanned, message, time: time, direction: direction, way: way, record: record, slot: slot)
+        if sink != nil { handOver() }
         return true
     }
 
@@ -159,6 +173,7 @@ public struct SessionAnalyzer: Sendable {
             withConnection(at: i) { a, c in a.finishConnection(&c, end: end) }
         }
         finishCrossings()
+        if sink != nil { settleEverything() }
         let ordered = findings.enumerated().sorted { a, b in
             let ra = a.element.records.first ?? Int.max, rb = b.element.records.first ?? Int.max
             if ra != rb { return ra < rb }
@@ -182,6 +197,11 @@ public struct SessionAnalyzer: Sendable {
         let report = AnalysisReport(source: source, summary: summary, findings: ordered, ruleCounts: counts,
                                     latency: latency.report(), connections: reports, timeouts: configuration.timeouts)
         finished = report
+        if let sink {
+            sink.finish(report, journeys: connections.map {
+                JourneyTail(streamed: $0.streams, findings: ConnectionState.reportOrder($0.journeyFindings))
+            })
+        }
         return report
     }
 
@@ -189,7 +209,10 @@ public struct SessionAnalyzer: Sendable {
     mutating func emit(_ finding: ReportFinding) {
         let n = (ruleCounts[finding.rule] ?? 0) + 1
         ruleCounts[finding.rule] = n
-        if n <= configuration.limits.maxFindingsPerRule { findings.append(finding) }
+        if n <= configuration.limits.maxFindingsPerRule {
+            findings.append(finding)
+            if sink != nil { unfiled.append((findings.count - 1, finding)) }
+        }
     }
 
     /// Runs `body` on the state of connection `requested` (created on first sight) in
@@ -206,7 +229,9 @@ public struct SessionAnalyzer: Sendable {
         var table: [ConnectionState] = []
         swap(&table, &connections)
         table.withUnsafeMutableBufferPointer { p in body(&self, &p[index]) }
+        let ready = sink != nil && !table[index].settled.isEmpty
         swap(&table, &connections)
+        if ready { dirty.append(index) }
     }
 
     /// The index of a connection's state in ``connections``, made on first sight; past
@@ -229,7 +254,11 @@ public struct SessionAnalyzer: Sendable {
         }
         connectionOrder.append(id)
         connectionIndex[id] = connections.count
-        connections.append(ConnectionState(id: id, time: time, rememberIDs: configuration.limits.maxRememberedIDsPerConnection))
+        var state = ConnectionState(id: id, time: time, rememberIDs: configuration.limits.maxRememberedIDsPerConnection)
+        // A two-sided recording's `@web` side is kept whole: its crossing findings may
+        // mark any earlier step (``JourneySink``).
+        state.streams = sink != nil && BridgeSide.split(id) == nil
+        connections.append(state)
         return connections.count - 1
     }
 

@@ -5,12 +5,12 @@ import Darwin
 #endif
 
 /// Starts the thread of a reading stage (``ArchiveReadAhead``, ``ArchivePipeline``).
-enum DetachedThread {
+package enum DetachedThread {
     /// Runs `body(value)` on a new detached thread; false when none could be made (then
     /// `body` never runs). `value` is handed over, not shared: the caller leaves it alone
     /// until the stage says, through its ``ThreadPipe``s, that it is done with it. That
     /// is why `Value` need not be `Sendable`.
-    static func start<Value>(handing value: Value, _ body: @escaping @Sendable (Value) -> Void) -> Bool {
+    package static func start<Value>(handing value: Value, _ body: @escaping @Sendable (Value) -> Void) -> Bool {
         let context = Unmanaged.passRetained(Handed { body(value) }).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { context in

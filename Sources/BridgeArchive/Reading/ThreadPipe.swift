@@ -13,7 +13,7 @@ import Synchronization
 ///   slot belongs to the producer between taking a free permit and signalling it full,
 ///   and to the consumer between taking the full permit and handing it back: never to
 ///   both (hence `@unchecked Sendable`).
-final class ThreadPipe<Element>: @unchecked Sendable {
+package final class ThreadPipe<Element>: @unchecked Sendable {
     /// Elements that may wait.
     let capacity: Int
     /// The ring: allocated once, each slot an element (or nil) and whether it marks the
@@ -30,7 +30,7 @@ final class ThreadPipe<Element>: @unchecked Sendable {
     private var consumerDone = false
 
     /// A pipe holding at most `capacity` (at least 1) elements.
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = Swift.max(1, capacity)
         slots = .allocate(capacity: self.capacity)
         slots.initialize(repeating: (nil, false), count: self.capacity)
@@ -44,7 +44,7 @@ final class ThreadPipe<Element>: @unchecked Sendable {
 
     /// Producer: queues `element`, waiting for room; false when the consumer cancelled.
     @discardableResult
-    func put(_ element: Element) -> Bool {
+    package func put(_ element: Element) -> Bool {
         guard waitForRoom() else { return false }
         slots[writeIndex] = (element, false)
         writeIndex = (writeIndex + 1) % capacity
@@ -53,7 +53,7 @@ final class ThreadPipe<Element>: @unchecked Sendable {
     }
 
     /// Producer: nothing more will be put.
-    func finish() {
+    package func finish() {
         guard waitForRoom() else { return }
         slots[writeIndex] = (nil, true)
         writeIndex = (writeIndex + 1) % capacity
@@ -73,7 +73,7 @@ final class ThreadPipe<Element>: @unchecked Sendable {
     }
 
     /// Consumer: the next element, waiting for one; nil once the producer finished.
-    func take() -> Element? {
+    package func take() -> Element? {
         if consumerDone { return nil }
         full.wait()
         let element = slots[readIndex].element.take()
@@ -84,7 +84,7 @@ final class ThreadPipe<Element>: @unchecked Sendable {
     }
 
     /// Consumer: stop the producer (its next ``put(_:)`` or ``finish()`` returns at once).
-    func cancel() {
+    package func cancel() {
         cancelled.store(true, ordering: .releasing)
         free.signal()
     }

@@ -79,13 +79,13 @@ public final class OTLPExporter {
     /// The configuration.
     public let configuration: Configuration
     /// What was delivered so far.
-    public private(set) var summary = OTLPExportSummary()
+    public internal(set) var summary = OTLPExportSummary()
     let connection: OTLPHTTPConnection
     let logger: Logger
     let mapper: TraceMapper
     private var encoder = OTLPRequestEncoder()
     /// The largest request sent, in spans and in bytes (for tests of the bounds).
-    private(set) var largestBatch = (spans: 0, bytes: 0)
+    internal(set) var largestBatch = (spans: 0, bytes: 0)
     /// The most root events one journey held at once, waiting for their span.
     private(set) var mostPendingEvents = 0
     /// Replaces the collector in tests: takes each body and accepts all its spans.

@@ -66,7 +66,8 @@ extension JourneySpans {
         out.attribute(F.attributes, .late, step.findings.contains(.lateResponse))
         out.attribute(F.attributes, .unanswered, step.end == nil)
         if !step.findings.isEmpty { out.attribute(F.attributes, .rules, step.findings.map(\.rawValue)) }
-        let failed = step.end == nil || outcome == "error" || outcome == "no-status"
+        if let t = step.truncated { out.attribute(F.attributes, .truncated, t) }
+        let failed = step.end == nil || outcome == "error" || outcome == "no-status" || step.truncated != nil
         if failed {
             out.attribute(F.attributes, .errorType, step.errorCode ?? (step.end == nil ? "unanswered" : outcome))
         }
@@ -76,10 +77,14 @@ extension JourneySpans {
         }
         for f in findings { Self.writeFinding(f, time: f.time ?? c.lastTime, into: &out) }
         if failed {
-            out.errorStatus(message: step.end == nil ? "no final response by the end of the session" : "\(outcome) \(step.errorCode ?? "")")
+            out.errorStatus(message: step.truncated != nil ? Self.truncatedMessage
+                : step.end == nil ? "no final response by the end of the session" : "\(outcome) \(step.errorCode ?? "")")
         }
         out.end(span)
     }
+
+    /// The status message of a request span cut short (``JourneyStep/truncated``).
+    static let truncatedMessage = "truncated: sent while the open-request limit was reached on its connection; not paired with its responses"
 
     /// An event or capture event of the journey, as an event of the root.
     static func writeEvent(_ step: JourneyStep, into out: inout ProtobufWriter) {

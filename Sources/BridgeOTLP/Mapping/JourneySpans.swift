@@ -31,7 +31,7 @@ struct JourneySpans {
 
     private var step = 0
     private var finding = 0
-    private var done = false
+    var done = false
     /// Root events gathered and not yet written: encoded `Span.events` fields.
     private(set) var pending = ProtobufWriter()
     private(set) var pendingCount = 0
@@ -40,6 +40,21 @@ struct JourneySpans {
     private(set) var part = 0
     /// The most root events held at once (for tests of the bound).
     private(set) var mostPending = 0
+
+    /// A journey to be streamed (JourneySpans+Streaming.swift): `c` is its report without
+    /// steps, `rootEventCount` its root's events in all (known from a first pass).
+    init(streaming c: ConnectionReport, identity: String, rootEventCount: Int, maxEvents: Int) {
+        connection = c
+        trace = TraceIdentity.traceID(session: identity, connection: c.id)
+        traceHex = TraceIdentity.hex(trace)
+        rootID = TraceIdentity.rootSpanID(trace: trace)
+        self.maxEvents = Swift.max(1, maxEvents)
+        self.rootEventCount = rootEventCount
+        requestFindings = [:]
+        rootFindings = []
+        step = c.steps.count
+        finding = 0
+    }
 
     init(connection c: ConnectionReport, identity: String, findings: [ReportFinding], maxEvents: Int) {
         connection = c
@@ -103,12 +118,12 @@ struct JourneySpans {
         return true
     }
 
-    private mutating func gather(_ step: JourneyStep) {
+    mutating func gather(_ step: JourneyStep) {
         Self.writeEvent(step, into: &pending)
         count(step.start)
     }
 
-    private mutating func gather(_ f: ReportFinding) {
+    mutating func gather(_ f: ReportFinding) {
         let time = f.time ?? connection.lastTime
         Self.writeFinding(f, time: time, into: &pending)
         count(time)
@@ -121,7 +136,7 @@ struct JourneySpans {
     }
 
     /// Writes the root span (part 1) or a continuation, with the gathered events.
-    private mutating func writeRoot(into out: inout ProtobufWriter) {
+    mutating func writeRoot(into out: inout ProtobufWriter) {
         part += 1
         if part == 1 {
             writeRootSpan(into: &out)

@@ -91,6 +91,9 @@ public struct OTLPAttribute: RawRepresentable, Sendable, Hashable, CustomStringC
     public static let journeyEventSpans = Self(rawValue: "bridgescope.journey.event_spans")
     /// On a `journey.events` span: which of them (2 for the first; the root is 1).
     public static let journeyEventPart = Self(rawValue: "bridgescope.journey.event_part")
+    /// On a request span cut short: why (`open-request-limit`: sent while the analyzer's
+    /// open-request limit was reached on its connection; it ends when sent, unpaired).
+    public static let truncated = Self(rawValue: "bridgescope.truncated")
     /// Finding events: rule id, slug, severity, message.
     public static let findingRule = Self(rawValue: "bridgescope.finding.rule")
     /// See ``findingRule``.
