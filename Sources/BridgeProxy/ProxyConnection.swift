@@ -14,9 +14,10 @@ import NIOPosix
 /// unchanged; `open` and `close` events delimit the connection.
 ///
 /// Messages the page sends before the upstream connection is up wait in order. When
-/// either side closes, the other is closed too; an upstream that cannot be reached or
-/// refuses the upgrade becomes an `error` event and the page is closed with 1014 (bad
-/// gateway).
+/// either side closes, the other is closed too; an upstream that cannot be reached,
+/// refuses the upgrade, ends without a close frame (a FIN, a reset, in the middle of a
+/// message) or breaks a limit (``ProxyUpstreamEnd``) becomes an `error` event and the
+/// page is closed with 1014 (bad gateway).
 ///
 /// `@unchecked Sendable`: all state is used on the page connection's event loop only
 /// (``BridgeConnection`` calls arrive there, and the upstream channel lives there).
@@ -59,12 +60,13 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
                 maxMessageBytes: self.options.maxMessageBytes,
                 timeout: .nanoseconds(Int64(self.options.limits.upstreamTimeout * 1e9)), on: loop,
                 make: { codec in
-                    ProxyUpstreamHandler(maxMessageBytes: self.options.maxMessageBytes, codec: codec, budget: self.budget,
+                    ProxyUpstreamHandler(maxMessageBytes: self.options.maxMessageBytes, limits: self.options.limits,
+                                         codec: codec, budget: self.budget,
                                          onMessage: { message in
                                              queue.message(.hostToWeb, connection: id, bytes: message)
                                              if !self.pageClosed { outbound.send(message) }
                                          },
-                                         onClose: { code, reason in self.upstreamClosed(code, reason) })
+                                         onClose: { end in self.upstreamClosed(end) })
                 },
                 done: { result in self.connected(result) })
         }
@@ -133,12 +135,22 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
         recordClose()
     }
 
-    private func upstreamClosed(_ code: CloseCode?, _ reason: String) {
-        if closeReason == nil {
-            closeReason = reason + (code.map { " (\($0.rawValue))" } ?? "")
-            if !pageClosed { outbound?.close(code == .goingAway ? .goingAway : .normal, "upstream closed") }
+    /// The upstream's end, told to the page (``ProxyUpstreamEnd``): its own close code
+    /// when it closed properly, else 1014 with an `error` event saying what went wrong.
+    private func upstreamClosed(_ end: ProxyUpstreamEnd) {
+        switch end {
+        case .closed(let code):
+            if closeReason == nil {
+                closeReason = end.description
+                if !pageClosed { outbound?.close(code == .goingAway ? .goingAway : .normal, "upstream closed") }
+            }
+            recordClose()
+        case .broke(_, let why), .lost(let why):
+            guard closeReason == nil else { return recordClose() }  // the page went first: nothing to tell it
+            failed("upstream \(options.upstream): \(end.description)", page: "upstream: " + why)
+        case .local:
+            recordClose()
         }
-        recordClose()
     }
 
     private func recordClose() {

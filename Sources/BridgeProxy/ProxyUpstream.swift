@@ -68,7 +68,12 @@ enum ProxyUpstream {
                                 let handler = factory.value(codec)
                                 // Frames that came with the 101 must reach the handler, not the requester.
                                 channel.pipeline.syncOperations.removeHandler(bound.value, promise: nil)
-                                try channel.pipeline.syncOperations.addHandler(handler)
+                                // NIO's frame decoder buffers a whole frame before anyone can look at
+                                // it; the handler reads bytes with FrameReader (as the page side), so
+                                // every length is checked against the limits first.
+                                let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+                                try channel.pipeline.syncOperations.addHandler(handler, position: .after(decoder.handler))
+                                channel.pipeline.syncOperations.removeHandler(context: decoder, promise: nil)
                                 outcome.value.finish(.success(.upgraded(handler)))
                             }
                         })
