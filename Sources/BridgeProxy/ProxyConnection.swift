@@ -137,6 +137,15 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
 
     /// The upstream's end, told to the page (``ProxyUpstreamEnd``): its own close code
     /// when it closed properly, else 1014 with an `error` event saying what went wrong.
+    ///
+    /// Issue 42, the "1014 race": an upstream that died after its upgrade without a close
+    /// frame (a FIN, a reset, a read error, in the middle of a message) was reported
+    /// like a close (code nil, "upstream closed") and the page got 1000, not 1014; and the
+    /// page-side tests' tolerance of "no close frame" dates from before `InputClosedLatch`
+    /// (commit 1491aaf), when the page's client dropped a close frame read together with
+    /// the 101 and the FIN (removing the latch from `WebSocketClient` makes
+    /// `ProxyBadGatewayTests` hang again at once). Now every failure is a `.broke` or
+    /// `.lost` and ends in `failed`: one 1014, on the page's loop, always after its 101.
     private func upstreamClosed(_ end: ProxyUpstreamEnd) {
         switch end {
         case .closed(let code):
