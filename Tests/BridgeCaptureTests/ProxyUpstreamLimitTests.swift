@@ -191,4 +191,20 @@ struct ProxyUpstreamLimitTests {
         let r = try await Self.run(.overBudget, limits: ProxyLimits(memoryBudget: 1 << 20), path: path)
         try Self.check(r, path: path, limit: "memory budget exhausted", within: 60)
     }
+
+    /// `WebSocketClient` (replay, fuzzing, benchmarks) keeps the same inflation ratio.
+    @Test func theClientRefusesADeflateBombToo() async throws {
+        let (port, stop) = try Self.upstream(.bomb)
+        defer { stop() }
+        let url = try #require(WebSocketURL("ws://127.0.0.1:\(port)/bridge"))
+        let (count, code) = try await bounded("the client") {
+            try await WebSocketClient.withConnection(to: url, options: WebSocketClientOptions(origin: Self.hostileOrigin)) { session in
+                var count = 0
+                for await _ in session.messages { count += 1 }
+                return (count, session.closeCode?.rawValue)
+            }
+        }
+        #expect(count == 0)
+        #expect(code == 1009)
+    }
 }
