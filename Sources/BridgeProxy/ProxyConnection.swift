@@ -14,9 +14,10 @@ import NIOPosix
 /// unchanged; `open` and `close` events delimit the connection.
 ///
 /// Messages the page sends before the upstream connection is up wait in order. When
-/// either side closes, the other is closed too; an upstream that cannot be reached or
-/// refuses the upgrade becomes an `error` event and the page is closed with 1014 (bad
-/// gateway).
+/// either side closes, the other is closed too; an upstream that cannot be reached,
+/// refuses the upgrade, ends without a close frame (a FIN, a reset, in the middle of a
+/// message) or breaks a limit (``ProxyUpstreamEnd``) becomes an `error` event and the
+/// page is closed with 1014 (bad gateway).
 ///
 /// `@unchecked Sendable`: all state is used on the page connection's event loop only
 /// (``BridgeConnection`` calls arrive there, and the upstream channel lives there).
@@ -59,12 +60,13 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
                 maxMessageBytes: self.options.maxMessageBytes,
                 timeout: .nanoseconds(Int64(self.options.limits.upstreamTimeout * 1e9)), on: loop,
                 make: { codec in
-                    ProxyUpstreamHandler(maxMessageBytes: self.options.maxMessageBytes, codec: codec, budget: self.budget,
+                    ProxyUpstreamHandler(maxMessageBytes: self.options.maxMessageBytes, limits: self.options.limits,
+                                         codec: codec, budget: self.budget,
                                          onMessage: { message in
                                              queue.message(.hostToWeb, connection: id, bytes: message)
                                              if !self.pageClosed { outbound.send(message) }
                                          },
-                                         onClose: { code, reason in self.upstreamClosed(code, reason) })
+                                         onClose: { end in self.upstreamClosed(end) })
                 },
                 done: { result in self.connected(result) })
         }
@@ -133,12 +135,31 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
         recordClose()
     }
 
-    private func upstreamClosed(_ code: CloseCode?, _ reason: String) {
-        if closeReason == nil {
-            closeReason = reason + (code.map { " (\($0.rawValue))" } ?? "")
-            if !pageClosed { outbound?.close(code == .goingAway ? .goingAway : .normal, "upstream closed") }
+    /// The upstream's end, told to the page (``ProxyUpstreamEnd``): its own close code
+    /// when it closed properly, else 1014 with an `error` event saying what went wrong.
+    ///
+    /// Issue 42, the "1014 race": an upstream that died after its upgrade without a close
+    /// frame (a FIN, a reset, a read error, in the middle of a message) was reported
+    /// like a close (code nil, "upstream closed") and the page got 1000, not 1014; and the
+    /// page-side tests' tolerance of "no close frame" dates from before `InputClosedLatch`
+    /// (commit 1491aaf), when the page's client dropped a close frame read together with
+    /// the 101 and the FIN (removing the latch from `WebSocketClient` makes
+    /// `ProxyBadGatewayTests` hang again at once). Now every failure is a `.broke` or
+    /// `.lost` and ends in `failed`: one 1014, on the page's loop, always after its 101.
+    private func upstreamClosed(_ end: ProxyUpstreamEnd) {
+        switch end {
+        case .closed(let code):
+            if closeReason == nil {
+                closeReason = end.description
+                if !pageClosed { outbound?.close(code == .goingAway ? .goingAway : .normal, "upstream closed") }
+            }
+            recordClose()
+        case .broke(_, let why), .lost(let why):
+            guard closeReason == nil else { return recordClose() }  // the page went first: nothing to tell it
+            failed("upstream \(options.upstream): \(end.description)", page: "upstream: " + why)
+        case .local:
+            recordClose()
         }
-        recordClose()
     }
 
     private func recordClose() {

@@ -76,13 +76,27 @@ public struct ProxyLimits: Sendable, Hashable {
     /// Bytes the proxy may hold across connections (frames, messages, inflation, send
     /// queues both ways), as ``WebSocketServerConfiguration/memoryBudget``. Default 256 MiB.
     public var memoryBudget: Int
+    /// Seconds a frame or fragmented message may take to arrive, from either side, as
+    /// ``WebSocketServerConfiguration/messageTimeout``. Default 15.
+    public var messageTimeout: Double
+    /// Bytes a second either side may deliver on average (burst: one maximum message), as
+    /// ``WebSocketServerConfiguration/maxInboundBytesPerSecond``: a page past it is paced,
+    /// an upstream is closed. Default 4 MiB.
+    public var maxInboundBytesPerSecond: Int
+    /// How many times its compressed size a deflated message over 1 MiB may inflate to,
+    /// from either side, as ``WebSocketServerConfiguration/maxInflationRatio``. Default 100.
+    public var maxInflationRatio: Int
 
     /// Creates limits.
     public init(maxQueuedBytes: Int = 64 << 20, shutdownGrace: Double = 2, upstreamTimeout: Double = 5,
-                memoryBudget: Int = 256 << 20) {
+                memoryBudget: Int = 256 << 20, messageTimeout: Double = 15, maxInboundBytesPerSecond: Int = 4 << 20,
+                maxInflationRatio: Int = 100) {
         self.maxQueuedBytes = maxQueuedBytes
         self.shutdownGrace = shutdownGrace
         self.upstreamTimeout = upstreamTimeout
         self.memoryBudget = memoryBudget
+        self.messageTimeout = messageTimeout
+        self.maxInboundBytesPerSecond = maxInboundBytesPerSecond
+        self.maxInflationRatio = maxInflationRatio
     }
 }

@@ -91,6 +91,10 @@ public final class ProxyRecordingSource: RecordingSource {
             allowedOrigins: options.allowedOrigins, deflate: options.deflate,
             journeysDirectory: options.journeysDirectory)
         config.memoryBudget = options.limits.memoryBudget
+        // The page side's limits; ProxyUpstreamHandler applies the same to the upstream side.
+        config.messageTimeout = options.limits.messageTimeout
+        config.maxInboundBytesPerSecond = options.limits.maxInboundBytesPerSecond
+        config.maxInflationRatio = options.limits.maxInflationRatio
         config.maxConnections = options.maxConnections
         config.descriptorsPerConnection = ProxyOptions.descriptorsPerConnection
         // One budget for the page side and the upstream side together.

@@ -68,7 +68,14 @@ enum ProxyUpstream {
                                 let handler = factory.value(codec)
                                 // Frames that came with the 101 must reach the handler, not the requester.
                                 channel.pipeline.syncOperations.removeHandler(bound.value, promise: nil)
-                                try channel.pipeline.syncOperations.addHandler(handler)
+                                // NIO's frame decoder buffers a whole frame before anyone can look at
+                                // it; the handler reads bytes with FrameReader (as the page side), so
+                                // every length is checked against the limits first. It goes before the
+                                // decoder, whose removal takes a turn of the loop: the bytes that came
+                                // with the 101, forwarded in this turn, must reach the handler as bytes.
+                                let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+                                try channel.pipeline.syncOperations.addHandler(handler, position: .before(decoder.handler))
+                                channel.pipeline.syncOperations.removeHandler(context: decoder, promise: nil)
                                 outcome.value.finish(.success(.upgraded(handler)))
                             }
                         })

@@ -4,37 +4,53 @@ import NIOCore
 import NIOWebSocket
 
 /// The proxy's connection to the real host, kept on the page connection's event loop so
-/// relaying a message is a function call, not a thread hop: frames in → ``MessageAssembler``
-/// → inflate → `onMessage`; messages out → deflate → masked frames. Answers pings, echoes
-/// the host's close, and reports the end once through `onClose`.
+/// relaying a message is a function call, not a thread hop: bytes in → ``FrameReader`` →
+/// ``MessageAssembler`` → inflate → `onMessage`; messages out → deflate → masked frames.
+/// Answers pings, echoes the host's close, and reports the end once through `onClose`
+/// (``ProxyUpstreamEnd``).
+///
+/// The upstream is under the page side's limits (``ProxyLimits``, docs/SECURITY.md): each
+/// announced frame length is checked against the message limit and the shared
+/// ``MemoryBudget`` before its payload is buffered, a frame or fragmented message must
+/// complete within the message timeout, deflated messages may not inflate past the ratio,
+/// and the inbound rate is counted with the same ``InboundRate`` (see
+/// ProxyUpstreamHandler+Limits.swift). An upstream that breaks one is closed and the page
+/// told 1014.
 ///
 /// Every method runs on the channel's event loop.
 final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = WebSocketFrame
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = WebSocketFrame
 
     /// Bytes queued toward a host that stopped reading before the connection is dropped: 32 MiB.
     static let maxQueuedBytes = 32 << 20
 
-    private var assembler: MessageAssembler
+    var assembler: MessageAssembler
+    var reader = FrameReader()
+    let limits: ProxyLimits
+    var rate: InboundRate
+    /// When the frame or fragmented message in progress began (nil when none is).
+    var incompleteSince: NIODeadline?
+    var messageTimer: Scheduled<Void>?
     private let codec: PerMessageDeflate?
     private let onMessage: ([UInt8]) -> Void
-    private let onClose: (CloseCode?, String) -> Void
+    private let onClose: (ProxyUpstreamEnd) -> Void
     private var context: ChannelHandlerContext?
-    private var closing = false
+    var closing = false
     private var reported = false
     private var closeCode: CloseCode?
+    /// Whether the upstream sent a close frame.
+    private var peerSentClose = false
     private var queuedBytes = 0
 
-    /// A deflated message over 1 MiB may inflate to at most this multiple of its size (as the server).
-    static let maxInflationRatio = 100
-
     private let budget: MemoryBudget
-    private var account: MemoryBudget.Account?
+    var account: MemoryBudget.Account?
 
-    init(maxMessageBytes: Int, codec: PerMessageDeflate?, budget: MemoryBudget, onMessage: @escaping ([UInt8]) -> Void,
-         onClose: @escaping (CloseCode?, String) -> Void) {
+    init(maxMessageBytes: Int, limits: ProxyLimits = .init(), codec: PerMessageDeflate?, budget: MemoryBudget,
+         onMessage: @escaping ([UInt8]) -> Void, onClose: @escaping (ProxyUpstreamEnd) -> Void) {
         assembler = MessageAssembler(maxMessageBytes: maxMessageBytes, deflate: codec != nil, requireMasking: false)
+        self.limits = limits
+        self.rate = InboundRate(bytesPerSecond: limits.maxInboundBytesPerSecond, maxMessageBytes: maxMessageBytes)
         self.codec = codec
         self.budget = budget
         self.onMessage = onMessage
@@ -52,12 +68,13 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
             // the event loop; the end is reported in the next (else the page waited for it
             // forever).
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            context.eventLoop.execute { handler.value.report(handler.value.closeCode, "upstream closed") }
+            context.eventLoop.execute { handler.value.report(handler.value.ended("upstream closed the connection during the upgrade")) }
         }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        messageTimer?.cancel()
         account?.close()
     }
 
@@ -67,37 +84,27 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case ChannelEvent.inputClosed = event {
             // The upstream's FIN (remote half-closure): it has said all it will.
-            report(closeCode, "upstream closed")
+            report(ended("upstream closed the connection without a close frame"))
             context.close(promise: nil)
         } else if event is Evict {
-            close(.tryAgainLater, reason: "proxy memory budget needed elsewhere (\(account?.held ?? 0) bytes held toward the upstream)")
+            fail(.tryAgainLater, "proxy memory budget needed elsewhere (\(account?.held ?? 0) bytes held toward the upstream)")
         } else {
             context.fireUserInboundEventTriggered(event)
         }
     }
 
-    /// Bytes held: the fragmented message and the queue toward the upstream.
-    private func holding(_ extra: Int = 0) -> Int {
-        assembler.bufferedByteCount + queuedBytes + outboxBytes + (deflation?.heldBytes ?? 0) + extra
+    /// Bytes held: the partial frame, the fragmented message and the queue toward the upstream.
+    func holding(_ extra: Int = 0) -> Int {
+        reader.heldBytes + assembler.bufferedByteCount + queuedBytes + outboxBytes + (deflation?.heldBytes ?? 0) + extra
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
+        var bytes = unwrapInboundIn(data)
         guard !closing else { return }
-        let header = MessageAssembler.FrameHeader(fin: frame.fin, rsv1: frame.rsv1, rsv2: frame.rsv2, rsv3: frame.rsv3,
-                                                  opcode: MessageAssembler.Opcode(rawValue: UInt8(webSocketOpcode: frame.opcode)),
-                                                  masked: frame.maskKey != nil)
-        if let failure = assembler.check(header: header, payloadLength: frame.length) {
-            return perform(failure, context: context)
-        }
-        if let account, !account.request(holding(frame.length)) {
-            return close(.tryAgainLater, reason: "proxy memory budget exhausted by a \(frame.length)-byte upstream frame")
-        }
-        var payload = frame.unmaskedData
-        perform(assembler.receive(header: header, payload: payload.readBytes(length: payload.readableBytes) ?? []), context: context)
+        readFrames(&bytes, context: context)
     }
 
-    private func perform(_ action: MessageAssembler.Action, context: ChannelHandlerContext) {
+    func perform(_ action: MessageAssembler.Action, context: ChannelHandlerContext) {
         switch action {
         case .none:
             return
@@ -105,32 +112,37 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
             write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: context.channel.allocator.buffer(bytes: payload)))
         case .peerClosed(let code, _):
             if let code, !code.isValidOnWire {
-                return close(.protocolError, reason: "upstream sent close code \(code.rawValue), not allowed on the wire")
+                return fail(.protocolError, "upstream sent close code \(code.rawValue), not allowed on the wire")
             }
             closeCode = code
+            peerSentClose = true
+            report(.closed(code))
             close(code == .goingAway ? .goingAway : .normal, reason: "upstream closed")
         case .fail(let code, let reason):
-            close(code, reason: "upstream broke the protocol: \(reason)")
+            fail(code, "upstream broke the protocol: \(reason)")
         case .message(_, let compressed, let payload):
             var message = payload
             if compressed, let codec {
                 do {
                     var job = codec.beginInflating(payload)
                     while true {
-                        if let out = try codec.continueInflating(&job, slice: 1 << 20, maxRatio: Self.maxInflationRatio) {
+                        if let out = try codec.continueInflating(&job, slice: 1 << 20, maxRatio: limits.maxInflationRatio) {
                             message = out
                             break
                         }
                         if let account, !account.request(holding(job.heldBytes + (1 << 20))) {
-                            return close(.tryAgainLater, reason: "proxy memory budget exhausted inflating an upstream message")
+                            return fail(.tryAgainLater, "proxy memory budget exhausted inflating an upstream message")
                         }
                     }
                 } catch {
                     let tooBig = error.kind == .tooLarge || error.kind == .tooCompressed
-                    return close(tooBig ? .messageTooBig : .invalidPayload, reason: "upstream message: \(error)")
+                    return fail(tooBig ? .messageTooBig : .invalidPayload, "upstream message: \(error)")
                 }
             }
             account?.force(holding())
+            if rate.spend(message.count) {
+                return fail(.policyViolation, "upstream sent more than \(limits.maxInboundBytesPerSecond) bytes a second (burst \(rate.burst))")
+            }
             onMessage(message)
         }
     }
@@ -160,7 +172,7 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
                 return continueDeflating()
             }
             do { payload = try codec.deflate(message); compressed = true } catch {
-                return close(.internalError, reason: "deflate failed: \(error)")
+                return fail(.internalError, "deflate failed: \(error)")
             }
         }
         write(WebSocketFrame(fin: true, rsv1: compressed, opcode: .text, maskKey: .random(),
@@ -175,7 +187,7 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
         let payload: [UInt8]?
         do { payload = try codec.continueDeflating(&job, slice: Self.deflateSliceBytes) } catch {
             deflation = nil
-            return close(.internalError, reason: "deflate failed: \(error)")
+            return fail(.internalError, "deflate failed: \(error)")
         }
         guard let payload else {
             deflation = job
@@ -207,7 +219,7 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
         queuedBytes += size
         if queuedBytes > Self.maxQueuedBytes {
             closing = true
-            report(nil, "upstream stopped reading (\(queuedBytes) bytes queued)")
+            report(.broke(.policyViolation, "upstream stopped reading (\(queuedBytes) bytes queued)"))
             context.close(promise: nil)
             return
         }
@@ -219,12 +231,21 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
         }
     }
 
-    /// Sends a close frame with `code`, then closes the channel.
+    /// Closes the upstream because it broke the protocol or a limit: the page is told 1014.
+    func fail(_ code: CloseCode, _ reason: String) {
+        guard !closing else { return }
+        report(.broke(code, reason))
+        close(code, reason: reason)
+    }
+
+    /// Sends a close frame with `code`, then closes the channel (for the page, unless an
+    /// end was reported before).
     func close(_ code: CloseCode, reason: String) {
         guard !closing, let context else { return }
         closing = true
+        messageTimer?.cancel()
         if closeCode == nil { closeCode = code }
-        report(closeCode, reason)
+        report(.local)
         var data = context.channel.allocator.buffer(capacity: 2)
         data.writeInteger(code.rawValue)
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
@@ -233,18 +254,24 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        report(closeCode, "upstream closed")
+        messageTimer?.cancel()
+        report(ended("upstream connection lost without a close frame"))
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        report(closeCode, "upstream connection error: \(error)")
+        report(ended("upstream connection error: \(error)"))
         context.close(promise: nil)
     }
 
-    private func report(_ code: CloseCode?, _ reason: String) {
+    /// `.closed` when the upstream sent a close frame, else `.lost(why)`.
+    private func ended(_ why: String) -> ProxyUpstreamEnd {
+        peerSentClose ? .closed(closeCode) : .lost(why + (assembler.inFragmentedMessage ? " (in the middle of a message)" : ""))
+    }
+
+    private func report(_ end: ProxyUpstreamEnd) {
         guard !reported else { return }
         reported = true
-        onClose(code, reason)
+        onClose(end)
     }
 }

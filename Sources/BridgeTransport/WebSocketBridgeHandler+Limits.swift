@@ -94,14 +94,7 @@ extension WebSocketBridgeHandler {
     /// Takes `bytes` from the connection's rate allowance; past it, pauses reading until
     /// the allowance is back (when `context` is given).
     func spendRate(_ bytes: Int, context: ChannelHandlerContext?) {
-        let rate = Double(configuration.maxInboundBytesPerSecond)
-        guard rate > 0 else { return }
-        let now = NIODeadline.now()
-        let burst = Double(max(configuration.maxMessageBytes, configuration.maxInboundBytesPerSecond))
-        rateTokens = min(burst, rateTokens + Double((now - rateUpdated).nanoseconds) / 1e9 * rate)
-        rateUpdated = now
-        rateTokens -= Double(bytes)
-        guard let context, rateTokens < 0 else { return }
+        guard rate.spend(bytes), let context else { return }
         pause(context: context)
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
@@ -119,11 +112,7 @@ extension WebSocketBridgeHandler {
     }
 
     /// How long until the rate allowance is positive again.
-    func rateDelay() -> TimeAmount {
-        guard rateTokens < 0 else { return .zero }
-        let rate = Double(configuration.maxInboundBytesPerSecond)
-        return .nanoseconds(Int64(-rateTokens / rate * 1e9))
-    }
+    func rateDelay() -> TimeAmount { rate.delay }
 
     /// Continues with bytes read while paused, and reads the socket again.
     func resume(context: ChannelHandlerContext) {

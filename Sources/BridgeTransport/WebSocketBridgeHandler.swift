@@ -57,8 +57,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     var incompleteSince: NIODeadline?
     var messageTimer: Scheduled<Void>?
     /// Token bucket of ``WebSocketServerConfiguration/maxInboundBytesPerSecond``.
-    var rateTokens: Double
-    var rateUpdated = NIODeadline.now()
+    var rate: InboundRate
 
     init(info: ConnectionInfo, configuration: WebSocketServerConfiguration, connection: any BridgeConnection,
          codec: PerMessageDeflate?, account: MemoryBudget.Account, admission: AdmissionTicket? = nil, logger: Logger) {
@@ -70,7 +69,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
                                           requireMasking: true)
         self.account = account
         self.admission = admission
-        self.rateTokens = Double(max(configuration.maxMessageBytes, configuration.maxInboundBytesPerSecond))
+        self.rate = InboundRate(bytesPerSecond: configuration.maxInboundBytesPerSecond, maxMessageBytes: configuration.maxMessageBytes)
         self.logger = logger
     }
 

@@ -20,6 +20,10 @@ public struct WebSocketClientOptions: Sendable {
     public var maxMessageBytes: Int
     /// Seconds to wait for the TCP connection and upgrade (default 5).
     public var connectTimeout: Double
+    /// How many times its compressed size a deflated message over 1 MiB may inflate to
+    /// (default 100, as the server's ``WebSocketServerConfiguration/maxInflationRatio``);
+    /// past it the session ends with 1009.
+    public var maxInflationRatio: Int = 100
 
     /// Creates options.
     public init(deflate: Bool = true, origin: String? = nil, maxMessageBytes: Int = 16 << 20, connectTimeout: Double = 5) {
@@ -114,7 +118,7 @@ public enum WebSocketClient {
                 let session = WebSocketSession(outbound: outbound, codec: codec)
                 return try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        try await session.pump(inbound, maxMessageBytes: options.maxMessageBytes)
+                        try await session.pump(inbound, maxMessageBytes: options.maxMessageBytes, maxInflationRatio: options.maxInflationRatio)
                     }
                     defer { group.cancelAll() }
                     let result = try await body(session)

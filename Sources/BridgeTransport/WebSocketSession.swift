@@ -49,7 +49,7 @@ public final class WebSocketSession: Sendable {
         try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
     }
 
-    func pump(_ inbound: NIOAsyncChannelInboundStream<WebSocketFrame>, maxMessageBytes: Int) async throws {
+    func pump(_ inbound: NIOAsyncChannelInboundStream<WebSocketFrame>, maxMessageBytes: Int, maxInflationRatio: Int = 100) async throws {
         var assembler = MessageAssembler(maxMessageBytes: maxMessageBytes, deflate: deflates, requireMasking: false)
         defer { continuation.finish() }
         for try await frame in inbound {
@@ -68,8 +68,27 @@ public final class WebSocketSession: Sendable {
                 closeState.withLock { $0 = code }
                 return
             case .message(_, let compressed, let payload):
-                let message = try compressed ? codec.withLock { try $0!.inflate(payload) } : payload
-                continuation.yield(message)
+                // The server's inflation ratio (docs/SECURITY.md), in the same 1 MiB slices.
+                let inflated: Result<[UInt8], DeflateError> = compressed ? codec.withLock { codec in
+                    var job = codec!.beginInflating(payload)
+                    do throws(DeflateError) {
+                        while true {
+                            if let out = try codec!.continueInflating(&job, slice: 1 << 20, maxRatio: maxInflationRatio) { return .success(out) }
+                        }
+                    } catch { return .failure(error) }
+                } : .success(payload)
+                switch inflated {
+                case .success(let message):
+                    continuation.yield(message)
+                case .failure(let error) where error.kind == .tooCompressed || error.kind == .tooLarge:
+                    closeState.withLock { $0 = .messageTooBig }
+                    var data = ByteBuffer()
+                    data.writeInteger(CloseCode.messageTooBig.rawValue)
+                    try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+                    return
+                case .failure(let error):
+                    throw error
+                }
             }
         }
     }
