@@ -39,7 +39,7 @@ struct CommandTests {
     @Test func usageErrorsExitTwoWithAMessage() throws {
         let path = try archive()
         let cases: [([String], String)] = [
-            (["replay", path, "--target", "tcp:1"], "expected inproc[:SCENARIO], ws://HOST:PORT/bridge or stdio:'COMMAND'"),
+            (["replay", path, "--target", "tcp:1"], "expected inproc[:SCENARIO], ws://HOST:PORT/bridge, stdio:'COMMAND', cdp:http://HOST:PORT or webkit:http://HOST:PORT"),
             (["replay", path, "--pace", "fast"], "--pace must be asap, recorded or xN"),
             (["replay", path, "--learn", "1"], "--learn needs at least 2 runs"),
             (["replay", path, "--ignore", "payload"], "is not a JSON pointer"),

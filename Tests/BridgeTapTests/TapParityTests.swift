@@ -151,12 +151,20 @@ struct TapKillTests {
         try p.run()
         let line = Data(("w2h webview-1 " + Data(Array(#"{"version":"1.0","correlationId":"k","type":"request","timestamp":1764050000000,"payload":{"action":"a","data":{"imageData":"QUJD"}}}"#.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }).base64EncodedString() + "\n").utf8)
         let writer = input.fileHandleForWriting
-        let deadline = Date().addingTimeInterval(1.0)
+        // One second of writing once the tap has made its folder (a JVM on a loaded
+        // machine can take longer than that to start; at most 30 s).
+        let started = Date()
+        var deadline = Date().addingTimeInterval(1.0)
         var sent = 0
         while Date() < deadline {
             writer.write(line)
             sent += 1
-            if sent % 200 == 0 { Thread.sleep(forTimeInterval: 0.005) }
+            if sent % 200 == 0 {
+                Thread.sleep(forTimeInterval: 0.005)
+                if !FileManager.default.fileExists(atPath: dir.path) && Date().timeIntervalSince(started) < 30 {
+                    deadline = Date().addingTimeInterval(1.0)
+                }
+            }
         }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()

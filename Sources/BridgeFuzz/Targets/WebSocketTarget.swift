@@ -95,9 +95,12 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             events.append(.received(bytes: bytes, atMs: atMs))
             lastReceived = .now
             guard d.partial.type == .response, let id = d.partial.correlationId else { return }
-            owed.remove(id)
+            let wasOwed = owed.remove(id) != nil
             if d.partial.status != .acknowledged {
-                finallyAnswered.insert(id)
+                // An answer that came before its send was recorded (a page's bridge tells
+                // what crossed only after the fact): that send then waits for nothing. Only
+                // then: a later request reusing an answered id is waited for as any other.
+                if waiting[id] == nil && !wasOwed { finallyAnswered.insert(id) }
                 waiting[id] = nil
                 for other in waitGroups[id] ?? [] { waiting[other] = nil }
             }
@@ -119,6 +122,9 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             caseIds.formUnion(ids)
             if let id = d.partial.correlationId { caseIds.insert(id) }
             if d.partial.type == .request { owed.formUnion(ids.filter { !finallyAnswered.contains($0) }) }
+            // Each early answer stands for one send.
+            finallyAnswered.subtract(ids)
+            if let r = RequestObject(bytes) { finallyAnswered.subtract(r.ids) }
             if let index, index < events.count {
                 events[index] = .sent(step: step, bytes: bytes, atMs: atMs)
             } else {
