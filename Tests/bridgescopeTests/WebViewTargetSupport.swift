@@ -7,14 +7,14 @@ final class BackgroundProcess: @unchecked Sendable {
     let process = Process()
     let log: URL
 
-    /// Starts `executable` in a process group of its own (`setsid`), so a browser's
-    /// helpers go with it.
+    /// Starts `executable`; Foundation makes it a process group leader (so `setsid` would
+    /// fork and leave), and a browser's helpers stay in its group and go with it.
     init(_ executable: String, _ arguments: [String], log: URL, environment: [String: String] = [:]) throws {
         self.log = log
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = [executable] + arguments
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": TestScratch.root]) { $1 }.merging(environment) { $1 }
         process.currentDirectoryURL = ProjectPaths.root
         process.standardInput = FileHandle.nullDevice
@@ -29,10 +29,13 @@ final class BackgroundProcess: @unchecked Sendable {
     /// children), then SIGKILL. (waitUntilExit can hang on a test thread: polled.)
     func stop() {
         let pid = process.processIdentifier
-        guard process.isRunning else { return }
-        kill(-pid, SIGTERM)
+        guard pid > 1 else { return }   // never started: kill(-0) would be our own group
+        guard process.isRunning else { kill(-pid, SIGKILL); return }
+        let group = kill(-pid, SIGTERM) == 0
+        if !group { kill(pid, SIGTERM) }
         for _ in 0..<500 where process.isRunning { usleep(10_000) }
-        if process.isRunning { kill(-pid, SIGKILL) }
+        if process.isRunning { _ = group ? kill(-pid, SIGKILL) : kill(pid, SIGKILL) }
+        if group { kill(-pid, SIGKILL) }   // helpers that outlived their leader
         for _ in 0..<200 where process.isRunning { usleep(10_000) }
     }
 
