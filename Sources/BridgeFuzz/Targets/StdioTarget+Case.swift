@@ -42,8 +42,7 @@ extension StdioTarget {
 
         let checker = checker(oracles: [])
         let decoder = EnvelopeDecoder()
-        var waiting: [String: ContinuousClock.Instant] = [:]   // request objects without a final answer
-        var waitGroups: [String: [String]] = [:]                 // ids one request object carries (duplicate keys)
+        var waiting = AnswerWaits()                              // request objects without a final answer
         var owed: Set<String> = []                               // every id sent, until some answer carries it
         var sentIds: Set<String> = []
         var pending: [String: (count: Int, slot: SlotKind?)] = [:]   // requests per id without a final answer
@@ -74,14 +73,13 @@ extension StdioTarget {
                 }
                 trace.events.append(.received(bytes: line, atMs: writtenAfter))
                 guard d.partial.type == .response, let id = d.partial.correlationId else { continue }
-                if owed.remove(id) != nil && d.partial.status == .acknowledged && waiting[id] == nil {
+                if owed.remove(id) != nil && d.partial.status == .acknowledged && !waiting.contains(id) {
                     // A request we could not read, taken up by this host: its final
                     // answer is due like any other (and holds a slot until it comes).
-                    waiting[id] = clock.now + .milliseconds(checker.deadline(d.partial.action ?? "", model: checker.model))
+                    waiting.add([id], deadline: clock.now + .milliseconds(checker.deadline(d.partial.action ?? "", model: checker.model)))
                 }
                 if d.partial.status != .acknowledged {
-                    waiting[id] = nil
-                    for other in waitGroups[id] ?? [] { waiting[other] = nil }
+                    waiting.answered(id)
                     if let n = pending[id]?.count, n > 0 { pending[id]!.count = n - 1 }
                 }
             }
@@ -110,11 +108,7 @@ extension StdioTarget {
                 // Every request object is answered, whatever else is wrong with it (§7):
                 // wait for it to its deadline, under each id it carries.
                 if let r = RequestObject(line) {
-                    let ms = checker.deadline(r.action ?? "", model: checker.model)
-                    for id in r.ids {
-                        waiting[id] = clock.now + .milliseconds(ms)
-                        if r.ids.count > 1 { waitGroups[id] = r.ids.filter { $0 != id } }
-                    }
+                    waiting.add(r.ids, deadline: clock.now + .milliseconds(checker.deadline(r.action ?? "", model: checker.model)))
                 }
                 // Ids of what may be a request: another host may answer them (events and
                 // responses from the web side are never answered).
@@ -143,10 +137,7 @@ extension StdioTarget {
 
         // Every well-formed request's final answer, each within its own deadline.
         while !waiting.isEmpty && !trace.cutShort && !flooded {
-            let t = clock.now
-            let before = waiting.count
-            waiting = waiting.filter { $0.value > t }
-            if waiting.count < before { expired = true }
+            if waiting.expire(at: clock.now) { expired = true }
             if waiting.isEmpty { break }
             if !collect(10) && p.status() != nil { exitedEarly = true; break }
             if timeUp() { trace.cutShort = true }

@@ -74,9 +74,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         var streamEnded = false
         var cutShort = false
         /// Well-formed requests without a final answer, and each one's deadline.
-        var waiting: [String: ContinuousClock.Instant] = [:]
-        /// The other ids a request object with duplicate keys carries.
-        var waitGroups: [String: [String]] = [:]
+        var waiting = AnswerWaits()
         /// Ids of what may be a request, until some answer carries them.
         var owed: Set<String> = []
         /// Ids earlier cases sent to a host that outlives its cases (``WebViewTarget``):
@@ -100,9 +98,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
                 // An answer that came before its send was recorded (a page's bridge tells
                 // what crossed only after the fact): that send then waits for nothing. Only
                 // then: a later request reusing an answered id is waited for as any other.
-                if waiting[id] == nil && !wasOwed { finallyAnswered.insert(id) }
-                waiting[id] = nil
-                for other in waitGroups[id] ?? [] { waiting[other] = nil }
+                if !waiting.answered(id) && !wasOwed { finallyAnswered.insert(id) }
             }
         }
 
@@ -112,11 +108,8 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             let d = decoder.decode(bytes, direction: .webToHost)
             lock.lock(); defer { lock.unlock() }
             // Every request object is answered, whatever else is wrong with it (§7).
-            if let r = RequestObject(bytes) {
-                for id in r.ids where !finallyAnswered.contains(id) {
-                    waiting[id] = deadline(r.action ?? "")
-                    if r.ids.count > 1 { waitGroups[id] = r.ids.filter { $0 != id } }
-                }
+            if let r = RequestObject(bytes), !r.ids.contains(where: finallyAnswered.contains) {
+                waiting.add(r.ids, deadline: deadline(r.action ?? ""))
             }
             let ids = LooseIds.scan(bytes)
             caseIds.formUnion(ids)
@@ -146,7 +139,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         /// Drops the requests whose deadline passed; true while some are still waiting.
         func stillWaiting(at now: ContinuousClock.Instant) -> Bool {
             lock.withLock {
-                waiting = waiting.filter { $0.value > now }
+                _ = waiting.expire(at: now)
                 return !waiting.isEmpty
             }
         }
