@@ -38,14 +38,23 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
     private var pageClosed = false
     private var closeReason: String?
     private var recordedClose = false
+    /// The upstream reported its end: it is not kept (its closures keep this connection,
+    /// so keeping it after its end kept both in memory for good, issue 42's soak).
+    private var upstreamEnded = false
 
-    init(info: ConnectionInfo, options: ProxyOptions, queue: ProxyEventQueue, budget: MemoryBudget, logger: Logger) {
+    private let live: LiveCount
+
+    init(info: ConnectionInfo, options: ProxyOptions, queue: ProxyEventQueue, budget: MemoryBudget, live: LiveCount, logger: Logger) {
+        self.live = live
+        live.add(1)
         self.info = info
         self.options = options
         self.queue = queue
         self.budget = budget
         self.logger = logger
     }
+
+    deinit { live.add(-1) }
 
     func opened(outbound: BridgeOutbound) {
         queue.event(.open, connection: info.id,
@@ -76,6 +85,7 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
         queue.message(.webToHost, connection: info.id, bytes: message)
         onLoop {
             if let upstream = self.upstream { return upstream.send(message) }
+            if self.upstreamEnded { return }   // recorded; the page is being told the end
             // Waiting for the upstream (at most ProxyLimits.upstreamTimeout): at most one
             // maximum message may wait, so the wait cannot be used to pile up memory.
             self.pendingBytes += message.count
@@ -107,6 +117,7 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
     private func connected(_ result: Result<ProxyUpstream.Upgrade, Error>) {
         switch result {
         case .success(.upgraded(let handler)):
+            if upstreamEnded { return }   // it ended before its upgrade was reported
             upstream = handler
             if pageClosed {
                 handler.close(.normal, reason: "page closed")
@@ -116,7 +127,7 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
             pending = []
             pendingBytes = 0
         case .success(.refused(let why)):
-            guard upstream == nil else { return } // the channel closed after an upgrade: onClose reports it
+            guard upstream == nil, !upstreamEnded else { return } // the channel closed after an upgrade: onClose reports it
             failed("upstream \(options.upstream) \(why)", page: "upstream " + why)
         case .failure(let error as ProxyUpstream.UpgradeTimeout):
             failed("upstream \(options.upstream): \(error)", page: "upstream: \(error)")
@@ -147,6 +158,8 @@ final class ProxyConnection: BridgeConnection, @unchecked Sendable {
     /// `ProxyBadGatewayTests` hang again at once). Now every failure is a `.broke` or
     /// `.lost` and ends in `failed`: one 1014, on the page's loop, always after its 101.
     private func upstreamClosed(_ end: ProxyUpstreamEnd) {
+        upstreamEnded = true
+        upstream = nil
         switch end {
         case .closed(let code):
             if closeReason == nil {

@@ -34,8 +34,13 @@ public final class ProxyRecordingSource: RecordingSource {
 
     private let server: WebSocketServer
     private let queue: ProxyEventQueue
+    private let live: LiveCount
     private let logger: Logger
     private var finished = false
+
+    /// Page connections whose state is still in memory: open ones, and closed ones not yet
+    /// freed (a moment after their close; more means closed connections are kept).
+    package var liveConnections: Int { live.value }
 
     /// `proxy:<listen address>`.
     public var sourceDescription: String {
@@ -55,21 +60,23 @@ public final class ProxyRecordingSource: RecordingSource {
     /// in async code use ``start(options:logger:)``). Throws ``CaptureError`` with kind
     /// ``CaptureError/Kind/proxy`` when the address cannot be bound.
     public convenience init(options: ProxyOptions, logger: Logger = Logger(label: "bridgescope.proxy")) throws(CaptureError) {
-        let (server, queue) = Self.makeServer(options: options, logger: logger)
+        let (server, queue, live) = Self.makeServer(options: options, logger: logger)
         let result = Self.blocking { () async -> Result<Int, CaptureError> in
             do throws(CaptureError) { return .success(try await Self.bind(server, options: options)) } catch { return .failure(error) }
         }
-        self.init(options: options, port: try result.get(), server: server, queue: queue, logger: logger)
+        self.init(options: options, port: try result.get(), server: server, queue: queue, live: live, logger: logger)
     }
 
     /// Binds and starts accepting connections. Throws ``CaptureError`` (kind `proxy`).
     public static func start(options: ProxyOptions, logger: Logger = Logger(label: "bridgescope.proxy")) async throws(CaptureError) -> ProxyRecordingSource {
-        let (server, queue) = makeServer(options: options, logger: logger)
+        let (server, queue, live) = makeServer(options: options, logger: logger)
         let port = try await bind(server, options: options)
-        return ProxyRecordingSource(options: options, port: port, server: server, queue: queue, logger: logger)
+        return ProxyRecordingSource(options: options, port: port, server: server, queue: queue, live: live, logger: logger)
     }
 
-    private init(options: ProxyOptions, port: Int, server: WebSocketServer, queue: ProxyEventQueue, logger: Logger) {
+    private init(options: ProxyOptions, port: Int, server: WebSocketServer, queue: ProxyEventQueue, live: LiveCount,
+                 logger: Logger) {
+        self.live = live
         self.options = options
         self.port = port
         self.server = server
@@ -84,7 +91,7 @@ public final class ProxyRecordingSource: RecordingSource {
         }
     }
 
-    private static func makeServer(options: ProxyOptions, logger: Logger) -> (WebSocketServer, ProxyEventQueue) {
+    private static func makeServer(options: ProxyOptions, logger: Logger) -> (WebSocketServer, ProxyEventQueue, LiveCount) {
         let queue = ProxyEventQueue(maxQueuedBytes: options.limits.maxQueuedBytes)
         var config = WebSocketServerConfiguration(
             host: options.listenHost, port: options.listenPort, maxMessageBytes: options.maxMessageBytes,
@@ -99,10 +106,11 @@ public final class ProxyRecordingSource: RecordingSource {
         config.descriptorsPerConnection = ProxyOptions.descriptorsPerConnection
         // One budget for the page side and the upstream side together.
         let budget = MemoryBudget(limit: options.limits.memoryBudget)
+        let live = LiveCount()
         let server = WebSocketServer(configuration: config, memoryBudget: budget, logger: logger) { info in
-            ProxyConnection(info: info, options: options, queue: queue, budget: budget, logger: logger)
+            ProxyConnection(info: info, options: options, queue: queue, budget: budget, live: live, logger: logger)
         }
-        return (server, queue)
+        return (server, queue, live)
     }
 
     private static func bind(_ server: WebSocketServer, options: ProxyOptions) async throws(CaptureError) -> Int {

@@ -58,6 +58,8 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     var messageTimer: Scheduled<Void>?
     /// Token bucket of ``WebSocketServerConfiguration/maxInboundBytesPerSecond``.
     var rate: InboundRate
+    /// Where the connection's outbound calls land, until the handler is removed.
+    let sink = OutboundSink()
 
     init(info: ConnectionInfo, configuration: WebSocketServerConfiguration, connection: any BridgeConnection,
          codec: PerMessageDeflate?, account: MemoryBudget.Account, admission: AdmissionTicket? = nil, logger: Logger) {
@@ -77,15 +79,21 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
+        // The connection keeps its outbound for as long as it lives, and this handler keeps
+        // the connection: the outbound reaches the handler through `sink`, emptied when the
+        // handler leaves the pipeline, or every closed connection stayed in memory.
+        sink.handler = self
+        sink.context = context
+        let sink = NIOLoopBound(sink, eventLoop: eventLoop)
         let outbound = BridgeOutbound(
             send: { bytes in
                 if eventLoop.inEventLoop {
-                    loopBound.value.send(bytes, context: ctx.value)
+                    sink.value.send(bytes)
                 } else {
-                    eventLoop.execute { loopBound.value.send(bytes, context: ctx.value) }
+                    eventLoop.execute { sink.value.send(bytes) }
                 }
             },
-            close: { code, reason in eventLoop.execute { loopBound.value.close(code, reason, context: ctx.value) } },
+            close: { code, reason in eventLoop.execute { sink.value.close(code, reason) } },
             eventLoop: eventLoop
         )
         logger.notice("connection open", metadata: ["conn": "\(info.id)", "remote": "\(info.remote)",
@@ -101,6 +109,8 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     func handlerRemoved(context: ChannelHandlerContext) {
         stopTimers()
         account.close()
+        sink.handler = nil
+        sink.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -334,5 +344,23 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
 extension MessageAssembler.Opcode {
     init?(_ opcode: WebSocketOpcode) {
         self.init(rawValue: UInt8(webSocketOpcode: opcode))
+    }
+}
+
+/// Where a connection's ``BridgeOutbound`` sends and closes go: the handler and its
+/// context while it is in the pipeline, nothing after (calls then do nothing). Used on
+/// the channel's event loop only.
+final class OutboundSink {
+    var handler: WebSocketBridgeHandler?
+    var context: ChannelHandlerContext?
+
+    func send(_ bytes: [UInt8]) {
+        guard let handler, let context else { return }
+        handler.send(bytes, context: context)
+    }
+
+    func close(_ code: CloseCode, _ reason: String) {
+        guard let handler, let context else { return }
+        handler.close(code, reason, context: context)
     }
 }
