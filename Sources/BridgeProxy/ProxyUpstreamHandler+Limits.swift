@@ -29,7 +29,7 @@ extension ProxyUpstreamHandler {
                 }
             case .frame(let h, let payload):
                 let action = assembler.receive(header: h.bits, payload: payload)
-                if !assembler.inFragmentedMessage { incompleteSince = nil }
+                messageClock.frameCompleted(inMessage: assembler.inFragmentedMessage)
                 perform(action, context: context)
                 if !closing { account?.force(holding()) }
             }
@@ -38,12 +38,9 @@ extension ProxyUpstreamHandler {
 
     /// Starts the message timer when a frame or fragmented message is left incomplete.
     private func noteIncomplete(context: ChannelHandlerContext) {
-        guard reader.inFrame || assembler.inFragmentedMessage else {
-            incompleteSince = nil
-            return
+        if case .arm(let deadline) = messageClock.ranOut(incomplete: reader.inFrame || assembler.inFragmentedMessage) {
+            armMessageTimer(at: deadline, context: context)
         }
-        if incompleteSince == nil { incompleteSince = .now() }
-        if messageTimer == nil { armMessageTimer(at: incompleteSince! + Self.seconds(limits.messageTimeout), context: context) }
     }
 
     private func armMessageTimer(at deadline: NIODeadline, context: ChannelHandlerContext) {
@@ -52,12 +49,15 @@ extension ProxyUpstreamHandler {
         messageTimer = context.eventLoop.scheduleTask(deadline: deadline) {
             let handler = loopBound.value
             handler.messageTimer = nil
-            guard !handler.closing, let since = handler.incompleteSince else { return }
-            let due = since + Self.seconds(handler.limits.messageTimeout)
-            if due > .now() { return handler.armMessageTimer(at: due, context: ctx.value) }
-            handler.fail(.policyViolation, "upstream frame or message not completed within \(handler.limits.messageTimeout) s")
+            guard !handler.closing else { return }
+            switch handler.messageClock.fired() {
+            case .none:
+                return
+            case .arm(let next):
+                handler.armMessageTimer(at: next, context: ctx.value)
+            case .expired:
+                handler.fail(.policyViolation, "upstream frame or message not completed within \(handler.limits.messageTimeout) s")
+            }
         }
     }
-
-    static func seconds(_ s: Double) -> TimeAmount { .nanoseconds(Int64(s * 1e9)) }
 }

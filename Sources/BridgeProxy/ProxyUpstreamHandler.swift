@@ -29,8 +29,8 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
     var reader = FrameReader()
     let limits: ProxyLimits
     var rate: InboundRate
-    /// When the frame or fragmented message in progress began (nil when none is).
-    var incompleteSince: NIODeadline?
+    /// The message timeout's state (the page side's ``MessageClock``).
+    var messageClock: MessageClock
     var messageTimer: Scheduled<Void>?
     private let codec: PerMessageDeflate?
     private let onMessage: ([UInt8]) -> Void
@@ -50,6 +50,7 @@ final class ProxyUpstreamHandler: ChannelInboundHandler, RemovableChannelHandler
          onMessage: @escaping ([UInt8]) -> Void, onClose: @escaping (ProxyUpstreamEnd) -> Void) {
         assembler = MessageAssembler(maxMessageBytes: maxMessageBytes, deflate: codec != nil, requireMasking: false)
         self.limits = limits
+        self.messageClock = MessageClock(timeout: limits.messageTimeout)
         self.rate = InboundRate(bytesPerSecond: limits.maxInboundBytesPerSecond, maxMessageBytes: maxMessageBytes)
         self.codec = codec
         self.budget = budget

@@ -36,7 +36,7 @@ extension WebSocketBridgeHandler {
                 }
             case .frame(let h, let payload):
                 let action = assembler.receive(header: h.bits, payload: payload)
-                if !assembler.inFragmentedMessage { incompleteSince = nil }
+                messageClock.frameCompleted(inMessage: assembler.inFragmentedMessage)
                 perform(action, context: context)
                 if !paused { account.force(heldBytes()) }
             }
@@ -136,12 +136,9 @@ extension WebSocketBridgeHandler {
 
     /// Starts the message timer when a frame or fragmented message is left incomplete.
     func noteIncomplete(context: ChannelHandlerContext) {
-        guard reader.inFrame || assembler.inFragmentedMessage else {
-            incompleteSince = nil
-            return
+        if case .arm(let deadline) = messageClock.ranOut(incomplete: reader.inFrame || assembler.inFragmentedMessage) {
+            armMessageTimer(at: deadline, context: context)
         }
-        if incompleteSince == nil { incompleteSince = .now() }
-        if messageTimer == nil { armMessageTimer(at: incompleteSince! + Self.seconds(configuration.messageTimeout), context: context) }
     }
 
     private func armMessageTimer(at deadline: NIODeadline, context: ChannelHandlerContext) {
@@ -150,15 +147,18 @@ extension WebSocketBridgeHandler {
         messageTimer = context.eventLoop.scheduleTask(deadline: deadline) {
             let handler = loopBound.value
             handler.messageTimer = nil
-            guard !handler.closing, let since = handler.incompleteSince else { return }
-            let due = since + Self.seconds(handler.configuration.messageTimeout)
-            if handler.paused || due > .now() {
-                return handler.armMessageTimer(at: max(due, .now() + .milliseconds(100)), context: ctx.value)
+            guard !handler.closing else { return }
+            switch handler.messageClock.fired(paused: handler.paused) {
+            case .none:
+                return
+            case .arm(let next):
+                handler.armMessageTimer(at: next, context: ctx.value)
+            case .expired:
+                handler.logger.notice("closing connection", metadata: ["conn": "\(handler.info.id)", "code": "1008",
+                                                                       "reason": "message not completed in time"])
+                handler.close(.policyViolation,
+                              "frame or message not completed within \(handler.configuration.messageTimeout) s", context: ctx.value)
             }
-            handler.logger.notice("closing connection", metadata: ["conn": "\(handler.info.id)", "code": "1008",
-                                                                   "reason": "message not completed in time"])
-            handler.close(.policyViolation,
-                          "frame or message not completed within \(handler.configuration.messageTimeout) s", context: ctx.value)
         }
     }
 

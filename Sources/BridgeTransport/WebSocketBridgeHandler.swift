@@ -54,7 +54,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     var spoke = false
     var queuedBytes = 0
     /// When the frame or fragmented message in progress began (nil when none is).
-    var incompleteSince: NIODeadline?
+    var messageClock: MessageClock
     var messageTimer: Scheduled<Void>?
     /// Token bucket of ``WebSocketServerConfiguration/maxInboundBytesPerSecond``.
     var rate: InboundRate
@@ -71,6 +71,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
                                           requireMasking: true)
         self.account = account
         self.admission = admission
+        self.messageClock = MessageClock(timeout: configuration.messageTimeout)
         self.rate = InboundRate(bytesPerSecond: configuration.maxInboundBytesPerSecond, maxMessageBytes: configuration.maxMessageBytes)
         self.logger = logger
     }
