@@ -36,10 +36,27 @@ struct ProxyRetentionTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let recording = BackgroundRecording(proxy, path: path)
         let page = WebSocketURL("ws://127.0.0.1:\(proxy.port)/bridge")!
+        // Whatever happens, the recording thread is stopped and the upstream shut down: a
+        // recording left running keeps the test process from ever exiting.
+        do {
+            try await pages(page, deflate: deflate)
+        } catch {
+            _ = await recording.finish()
+            await upstream.shutdown()
+            throw error
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while proxy.liveConnections > 0 && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(proxy.liveConnections == 0, "\(proxy.liveConnections) of 30 closed page connections still in memory")
+        #expect(await recording.finish())
+        await upstream.shutdown()
+    }
+
+    func pages(_ page: WebSocketURL, deflate: Bool) async throws {
         for i in 0..<30 {
             // Every third one is ended by the upstream, the others by the page.
             let upstreamEnds = i % 3 == 0
-            let code = try await bounded("page \(i)", within: 60) {
+            let code = try await bounded("page \(i)") {
                 try await WebSocketClient.withConnection(to: page, options: .init(deflate: deflate)) { session in
                     try await session.send(Array("m\(i)".utf8))
                     for await m in session.messages where m == Array("m\(i)".utf8) { break }
@@ -51,10 +68,5 @@ struct ProxyRetentionTests {
             }
             if upstreamEnds { #expect(code == 1000, "page \(i): \(code.map(String.init) ?? "no close frame")") }
         }
-        let deadline = Date().addingTimeInterval(20)
-        while proxy.liveConnections > 0 && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
-        #expect(proxy.liveConnections == 0, "\(proxy.liveConnections) of 30 closed page connections still in memory")
-        #expect(await recording.finish())
-        await upstream.shutdown()
     }
 }
