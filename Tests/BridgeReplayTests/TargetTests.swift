@@ -156,10 +156,14 @@ final class URLBox: @unchecked Sendable {
 
     func set(_ u: String) { lock.withLock { url = u } }
 
-    func wait() async -> String {
-        while true {
+    /// The URL once the server reports it; "" after `seconds` (a server that failed to
+    /// start never reports one: the test fails on the empty URL instead of waiting forever).
+    func wait(seconds: Double = 300) async -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
             if let u = lock.withLock({ url }) { return u }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
+        return lock.withLock { url } ?? ""
     }
 }
