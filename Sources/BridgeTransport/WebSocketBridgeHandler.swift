@@ -53,7 +53,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
     let admission: AdmissionTicket?
     var spoke = false
     var queuedBytes = 0
-    /// When the frame or fragmented message in progress began (nil when none is).
+    /// The message timeout's state (when the frame or message in progress began).
     var messageClock: MessageClock
     var messageTimer: Scheduled<Void>?
     /// Token bucket of ``WebSocketServerConfiguration/maxInboundBytesPerSecond``.
@@ -80,9 +80,7 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        // The connection keeps its outbound for as long as it lives, and this handler keeps
-        // the connection: the outbound reaches the handler through `sink`, emptied when the
-        // handler leaves the pipeline, or every closed connection stayed in memory.
+        // The outbound reaches this handler only through `sink` (see OutboundSink).
         sink.handler = self
         sink.context = context
         let sink = NIOLoopBound(sink, eventLoop: eventLoop)
@@ -345,23 +343,5 @@ final class WebSocketBridgeHandler: ChannelInboundHandler, RemovableChannelHandl
 extension MessageAssembler.Opcode {
     init?(_ opcode: WebSocketOpcode) {
         self.init(rawValue: UInt8(webSocketOpcode: opcode))
-    }
-}
-
-/// Where a connection's ``BridgeOutbound`` sends and closes go: the handler and its
-/// context while it is in the pipeline, nothing after (calls then do nothing). Used on
-/// the channel's event loop only.
-final class OutboundSink {
-    var handler: WebSocketBridgeHandler?
-    var context: ChannelHandlerContext?
-
-    func send(_ bytes: [UInt8]) {
-        guard let handler, let context else { return }
-        handler.send(bytes, context: context)
-    }
-
-    func close(_ code: CloseCode, _ reason: String) {
-        guard let handler, let context else { return }
-        handler.close(code, reason, context: context)
     }
 }

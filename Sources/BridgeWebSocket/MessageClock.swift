@@ -4,9 +4,9 @@ import NIOCore
 /// fragmented message must be completed within `timeout` of when it began. A value fed
 /// what the reader saw; it returns what to do, and the handler (the server's, or the
 /// proxy's upstream one) schedules the timer and closes.
-public struct MessageClock: Sendable {
+package struct MessageClock: Sendable {
     /// What the handler does next.
-    public enum Action: Equatable, Sendable {
+    package enum Action: Equatable, Sendable {
         /// Nothing: no timer is needed, or the one scheduled still stands.
         case none
         /// Schedule the timer for this deadline (none is scheduled now).
@@ -16,20 +16,20 @@ public struct MessageClock: Sendable {
     }
 
     /// The longest a frame or fragmented message may take.
-    public let timeout: TimeAmount
+    package let timeout: TimeAmount
     /// When the frame or fragmented message in progress began (nil when none is).
-    public private(set) var incompleteSince: NIODeadline?
+    package private(set) var incompleteSince: NIODeadline?
     /// Whether a timer is scheduled.
     private var armed = false
 
     /// A clock for `timeout` seconds.
-    public init(timeout seconds: Double) {
+    package init(timeout seconds: Double) {
         timeout = .nanoseconds(Int64(seconds * 1e9))
     }
 
     /// The reader ran out of bytes: `incomplete` when a frame or a fragmented message
     /// is left unfinished.
-    public mutating func ranOut(incomplete: Bool, now: NIODeadline = .now()) -> Action {
+    package mutating func ranOut(incomplete: Bool, now: NIODeadline = .now()) -> Action {
         guard incomplete else {
             incompleteSince = nil
             return .none
@@ -41,13 +41,13 @@ public struct MessageClock: Sendable {
     }
 
     /// A whole frame arrived; `inMessage` when a fragmented message is still open.
-    public mutating func frameCompleted(inMessage: Bool) {
+    package mutating func frameCompleted(inMessage: Bool) {
         if !inMessage { incompleteSince = nil }
     }
 
     /// The scheduled timer fired. `paused`: the handler stopped reading on purpose (its
     /// own rate limit), so the peer cannot be blamed yet: checked again in 100 ms.
-    public mutating func fired(paused: Bool = false, now: NIODeadline = .now()) -> Action {
+    package mutating func fired(paused: Bool = false, now: NIODeadline = .now()) -> Action {
         armed = false
         guard let since = incompleteSince else { return .none }
         let due = since + timeout

@@ -4,21 +4,13 @@ import BridgeWebSocket
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import Synchronization
 import Testing
-
-/// Counts the connections a test's server made that are still in memory.
-final class LiveConnections: Sendable {
-    private let count = Atomic<Int>(0)
-    func add(_ delta: Int) { count.add(delta, ordering: .relaxed) }
-    var value: Int { count.load(ordering: .relaxed) }
-}
 
 /// An echo connection that keeps its outbound (as the reference host's does) and is counted.
 final class CountedEchoConnection: BridgeConnection {
     let outbound = NIOLockedValueBox<BridgeOutbound?>(nil)
-    let live: LiveConnections
-    init(_ live: LiveConnections) { self.live = live; live.add(1) }
+    let live: LiveCount
+    init(_ live: LiveCount) { self.live = live; live.add(1) }
     deinit { live.add(-1) }
     func opened(outbound: BridgeOutbound) { self.outbound.withLockedValue { $0 = outbound } }
     func received(_ message: [UInt8]) { outbound.withLockedValue { $0 }?.send(message) }
@@ -33,7 +25,7 @@ final class CountedEchoConnection: BridgeConnection {
 struct ConnectionRetentionTests {
     @Test(arguments: [false, true])
     func closedConnectionsAreFreed(deflate: Bool) async throws {
-        let live = LiveConnections()
+        let live = LiveCount()
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let server = WebSocketServer(configuration: WebSocketServerConfiguration(port: 0, idleTimeout: 900), logger: logger) { _ in

@@ -108,7 +108,8 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             let d = decoder.decode(bytes, direction: .webToHost)
             lock.lock(); defer { lock.unlock() }
             // Every request object is answered, whatever else is wrong with it (§7).
-            if let r = RequestObject(bytes), !r.ids.contains(where: finallyAnswered.contains) {
+            let request = RequestObject(bytes)
+            if let r = request, !r.ids.contains(where: finallyAnswered.contains) {
                 waiting.add(r.ids, deadline: deadline(r.action ?? ""))
             }
             let ids = LooseIds.scan(bytes)
@@ -117,7 +118,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             if d.partial.type == .request { owed.formUnion(ids.filter { !finallyAnswered.contains($0) }) }
             // Each early answer stands for one send.
             finallyAnswered.subtract(ids)
-            if let r = RequestObject(bytes) { finallyAnswered.subtract(r.ids) }
+            if let r = request { finallyAnswered.subtract(r.ids) }
             if let index, index < events.count {
                 events[index] = .sent(step: step, bytes: bytes, atMs: atMs)
             } else {
