@@ -250,6 +250,6 @@ let package = Package(
             dependencies: ["BridgeOTLP", "BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeReport", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "bridgescopeTests", dependencies: ["BridgeDevTools", "BridgeProtocol", "BridgeReport", "BridgeTestSupport", "BridgeTransport"], swiftSettings: strict),
     ]
 )

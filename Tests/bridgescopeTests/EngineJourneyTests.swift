@@ -27,6 +27,9 @@ struct EngineJourney: CustomStringConvertible, Sendable {
         EngineJourney(journey: "shapes", stdoutHas: ["journey complete"]),
         EngineJourney(journey: "shapes", args: ["--page-args", "wrap=1"], stdoutHas: ["journey complete", "page wrapper post"]),
         EngineJourney(journey: "shapes", args: ["--page-args", "reload=1"], stdoutHas: ["journey complete"]),
+        // A cross-site navigation mid-journey (127.0.0.1 -> localhost): on WebKit a new web
+        // process, as on an iPhone; the bridge and the host go on.
+        EngineJourney(journey: "shapes", args: ["--page-args", "hop=1"], stdoutHas: ["journey complete"]),
         // A request holding a function: WebKit never delivers it, the page waits forever;
         // the shim converts as WebKit does, so Chromium hangs too (docs/WEBKIT.md).
         EngineJourney(journey: "unclonable", status: 3, stdoutLacks: ["request  camera.document.capture"], timeout: 6),

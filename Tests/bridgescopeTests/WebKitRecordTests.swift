@@ -11,6 +11,7 @@ struct WebKitRecordTests {
         var page: String
         var host: String?
         var shellStatus: Int32 = 0
+        var timeout = 30
         var description: String { page + (host.map { " " + $0 } ?? "") }
     }
 
@@ -18,8 +19,17 @@ struct WebKitRecordTests {
         Journey(page: "passport.html"),
         Journey(page: "document-dual.html"),
         Journey(page: "degradation.html", host: "inproc:" + ProjectPaths.root.appendingPathComponent("tools/scenarios/nfc-missing.json").path),
+        Journey(page: "degradation.html", host: "inproc:" + ProjectPaths.root.appendingPathComponent("tools/scenarios/nfc-unavailable.json").path),
+        Journey(page: "degradation.html", host: "inproc:" + ProjectPaths.root.appendingPathComponent("tools/scenarios/camera-denied.json").path,
+                shellStatus: 1),
+        Journey(page: "shapes.html"),
         Journey(page: "shapes.html?wrap=1"),
         Journey(page: "shapes.html?reload=1"),
+        // A cross-site navigation: the page moves to a new web process (a provisional
+        // target, paused, armed with the tap, resumed); its documents are recorded under the next `t`.
+        Journey(page: "shapes.html?hop=1"),
+        // WebKit never delivers the post holding a function: the page waits until the shell's timeout.
+        Journey(page: "unclonable.html", shellStatus: 3, timeout: 8),
     ]
 
     func scratch(_ name: String) throws -> URL {
@@ -41,7 +51,7 @@ struct WebKitRecordTests {
         let shell = Process()
         shell.executableURL = webkitShell
         shell.arguments = [pages.url(journey.page, delay: 2500), "--inspector", "127.0.0.1:\(port)", "--record", shellArchive,
-                           "--quiet", "--timeout", "30"] + (journey.host.map { ["--host", $0] } ?? [])
+                           "--quiet", "--timeout", String(journey.timeout)] + (journey.host.map { ["--host", $0] } ?? [])
         shell.currentDirectoryURL = ProjectPaths.root
         let shellOut = dir.appendingPathComponent("shell.out")
         _ = FileManager.default.createFile(atPath: shellOut.path, contents: nil)
@@ -81,6 +91,13 @@ struct WebKitRecordTests {
             let opens = inspCat.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"open\"") && $0.contains("shapes.html") }
             #expect(opens.count == 2, "\(inspCat.stdout)")
         }
+        if journey.page.contains("hop=1") {
+            // Two sites, two web processes: the second document is another target's.
+            let opens = inspCat.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"open\"") && $0.contains("shapes.html") }
+            #expect(opens.count == 2 && opens[0].contains("\"conn\":\"p1.t1.") && opens[1].contains("\"conn\":\"p1.t2.")
+                    && opens[1].contains("//localhost:"), "\(inspCat.stdout)")
+            #expect(inspCat.stdout.contains("navigation to another process"), "\(inspCat.stdout)")
+        }
 
         // analyze: the same findings as the shell's web side on its own.
         let webLog = dir.appendingPathComponent("web.jsonl")
@@ -91,7 +108,7 @@ struct WebKitRecordTests {
         let imported = try runBridgescope(["record", "-o", webArchive, "--tap", webLog.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         var recordedFindings = try findings(inspArchive)
-        if journey.page.contains("reload=1") {
+        if journey.page.contains("reload=1") || journey.page.contains("hop=1") {
             // One connection per document (as --cdp): the first ends without journey.complete,
             // the second never saw host.ready. The shell's web side is one connection.
             #expect(recordedFindings.contains { $0.hasPrefix("BRG111 ") } && recordedFindings.contains { $0.hasPrefix("BRG114 ") },
@@ -99,6 +116,48 @@ struct WebKitRecordTests {
             recordedFindings.removeAll { $0.hasPrefix("BRG111 ") || $0.hasPrefix("BRG114 ") }
         }
         #expect(try recordedFindings == findings(webArchive))
+    }
+
+    /// `--target`, `--count` and `--duration` with `--webkit`, on a WebView that stays open.
+    @Test func targetCountAndDurationEndTheRecording() throws {
+        let dir = try scratch("options")
+        let pages = try SlowPageServer(folder: dir)
+        let port = freeTCPPort()
+        let shell = try BackgroundProcess(webkitShell.path, [pages.url("shapes.html?delay=3000", delay: 0), "--keep-open",
+                                                             "--inspector", "127.0.0.1:\(port)", "--quiet", "--timeout", "120"],
+                                          log: dir.appendingPathComponent("shell.log"))
+        defer { shell.stop() }
+        #expect(waitForPort(port))
+        let endpoint = "http://127.0.0.1:\(port)"
+        // The page list shows the journey's URL once its document is in.
+        var listed = false
+        for _ in 0..<100 where !listed {
+            listed = (try? runProcess(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", endpoint]))?.stdout.contains("shapes.html") == true
+            if !listed { usleep(50_000) }
+        }
+        #expect(listed, "\(shell.output)")
+
+        let none = try runBridgescope(["record", "-o", dir.appendingPathComponent("none.bsz").path, "--webkit", endpoint,
+                                       "--target", "no-such-page"])
+        #expect(none.status == 2 && none.stderr.contains("no inspectable page whose URL contains \"no-such-page\""), "\(none.stderr)")
+
+        // The journey starts 3 s after load: its first three messages end the recording.
+        let counted = dir.appendingPathComponent("count.bsz").path
+        let count = try runBridgescope(["record", "-o", counted, "--webkit", endpoint, "--target", "shapes.html", "--count", "3",
+                                        "--duration", "60"])
+        #expect(count.status == 0, "\(count.stderr)")
+        let cat = try runBridgescope(["cat", counted])
+        let records = cat.stdout.split(separator: "\n").filter { $0.contains("\"dir\":") }
+        #expect(records.count == 3, "\(cat.stdout)")
+        #expect(cat.stdout.contains("\"records\":3,"), "\(cat.stdout)")
+
+        // Nothing more to hear: the duration ends it, with the WebView still open.
+        let started = Date()
+        let timed = try runBridgescope(["record", "-o", dir.appendingPathComponent("timed.bsz").path, "--webkit", endpoint,
+                                        "--target", "shapes.html", "--duration", "2"])
+        let took = Date().timeIntervalSince(started)
+        #expect(timed.status == 0 && took >= 2 && took < 60, "\(took) s: \(timed.stderr)")
+        #expect(shell.process.isRunning, "\(shell.output)")
     }
 
     /// Errors name the endpoint and what to do, before an archive exists.

@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "BridgeArchive", package: "bridgescope"),
                 .product(name: "BridgeJSON", package: "bridgescope"),
                 .product(name: "BridgeProtocol", package: "bridgescope"),
+                .product(name: "BridgeTap", package: "bridgescope"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -4,9 +4,16 @@ import BridgeJSON
 /// commands out with their ids, answers and events in (docs/WEBVIEW-TARGETS.md).
 ///
 /// DevTools page sockets take commands as they are. WebKit's page sockets hold targets
-/// (``WebInspectorTargets``): a command goes wrapped to the page target, and the channel
-/// follows a provisional target that a cross-process navigation commits. Commands wait
+/// (``WebInspectorTargets``): a command goes wrapped to the page target. Commands wait
 /// until WebKit has named the page target (``isReady``).
+///
+/// A cross-site navigation runs in a new web process (WKWebView, and the shell: docs/WEBKIT.md),
+/// which WebKit shows as a provisional target that does not carry the bootstrap script over.
+/// The channel asks WebKit to pause new targets (``opened()``); a provisional page target
+/// is armed as the page target was (the console, the page agent, ``bootstrap``) and resumed
+/// once the bootstrap is set, so the new process's first document runs the tap; the
+/// commit makes it the page target. What the channel sends of its own accord waits in
+/// ``takeSends()``.
 struct WebViewChannel: Sendable {
     /// What one socket message was.
     enum Incoming: Sendable, Equatable {
@@ -16,6 +23,9 @@ struct WebViewChannel: Sendable {
         case event(method: String, params: JSONObject)
         /// WebKit named the page target: commands can go.
         case ready
+        /// The page moved to another process (a provisional target committed): commands
+        /// sent to the old one will not be answered.
+        case abandoned(ids: [Int], why: String)
         /// The page went away (its process ended, the target was destroyed).
         case gone(String)
         /// Nothing of use.
@@ -29,6 +39,15 @@ struct WebViewChannel: Sendable {
     /// WebKit's page target, once created.
     private(set) var target: String?
     private var nextId = 0
+    /// The tap, set as the bootstrap script of every provisional page target (nil: not yet enabled).
+    var bootstrap: String?
+    /// Provisional page targets being armed: the inner id of their `Page.setBootstrapScript`
+    /// (resume after its answer), or nil once resumed.
+    private(set) var provisional: [String: Int?] = [:]
+    private var sends: [[UInt8]] = []
+    /// Commands awaiting answers, per target: inner id -> the id the caller was given
+    /// (inner ids restart with each target; the caller's are unique on the socket).
+    private var routes: [String: [Int: Int]] = [:]
     private let parser = JSONParser(limits: JSONLimits(maxInputBytes: CDPLimits.maxMessageBytes, maxDepth: 80,
                                                        maxStringBytes: CDPLimits.maxMessageBytes))
 
@@ -38,6 +57,18 @@ struct WebViewChannel: Sendable {
 
     /// Whether commands can be sent.
     var isReady: Bool { kind == .cdp || target != nil }
+
+    /// The socket opened: WebKit is asked to pause the targets it creates from now on.
+    mutating func opened() {
+        guard kind == .webkit else { return }
+        sends.append(wire.outer("Target.setPauseOnStart", ["pauseOnStart": true]).bytes)
+    }
+
+    /// What the channel sends of its own accord (arming and resuming targets), in order; taken once.
+    mutating func takeSends() -> [[UInt8]] {
+        defer { sends = [] }
+        return sends
+    }
 
     /// Command `method` with `params`, and its id; nil while WebKit has not named the page target.
     mutating func command(_ method: String, _ params: JSONValue = [:]) -> (id: Int, bytes: [UInt8])? {
@@ -50,8 +81,10 @@ struct WebViewChannel: Sendable {
             return (nextId, bytes)
         case .webkit:
             guard let target else { return nil }
-            let (id, bytes) = wire.wrap(target, method, params)
-            return (id, bytes)
+            let (inner, bytes) = wire.wrap(target, method, params)
+            nextId += 1
+            routes[target, default: [:]][inner] = nextId
+            return (nextId, bytes)
         }
     }
 
@@ -66,24 +99,72 @@ struct WebViewChannel: Sendable {
         case .webkit:
             switch wire.receive(bytes) {
             case .created(let info):
-                guard info.type == "page", !info.provisional || target == nil else { return .ignored }
-                let first = target == nil
-                target = info.id
-                return first ? .ready : .ignored
+                return created(info)
             case .committed(let old, let new):
-                guard old == nil || old == target else { return .ignored }
+                guard old == nil || old == target || target == nil else { return .ignored }
+                provisional.removeValue(forKey: new)
+                let first = target == nil
+                let abandoned = target.flatMap { routes.removeValue(forKey: $0) }.map { Array($0.values).sorted() } ?? []
                 target = new
-                return .ignored
+                if first { return .ready }
+                return abandoned.isEmpty ? .ignored : .abandoned(ids: abandoned, why: "the page moved to another web process "
+                    + "(a cross-site navigation) before answering")
             case .destroyed(let id):
+                provisional.removeValue(forKey: id)
+                routes.removeValue(forKey: id)
                 return id == target ? .gone("the page's target \(id) went away (its web process ended or the page closed)") : .ignored
             case .fromTarget(let id, let message):
-                return id == target ? classify(message) : .ignored
+                if id == target {
+                    let incoming = classify(message)
+                    guard case .answer(let inner, let result, let error) = incoming else { return incoming }
+                    guard let caller = routes[id]?.removeValue(forKey: inner) else { return .ignored }
+                    return .answer(id: caller, result: result, error: error)
+                }
+                guard let armed = provisional[id] else { return .ignored }
+                if let armed, message["id"]?.numberValue.flatMap({ Int($0.lexeme) }) == armed {
+                    provisional[id] = .some(nil)
+                    sends.append(wire.outer("Target.resume", ["targetId": .string(id)]).bytes)
+                    return .ignored
+                }
+                // The next process's events before its commit (its document's tap lines) are the page's.
+                return message["id"] == nil ? classify(message) : .ignored
             case .answer, .ignored:
                 return .ignored
             case .malformed(let why):
                 return .malformed(why)
             }
         }
+    }
+
+    /// A new target: the first page target is the page; a provisional one (a navigation to
+    /// another process) is armed and resumed; anything else paused is let go.
+    private mutating func created(_ info: WebInspectorTargets.Info) -> Incoming {
+        func resume() { sends.append(wire.outer("Target.resume", ["targetId": .string(info.id)]).bytes) }
+        guard info.type == "page" else {
+            if info.paused { resume() }
+            return .ignored
+        }
+        guard target != nil else {
+            // The page as the link attaches (the link enables it and installs the tap itself).
+            target = info.id
+            if info.paused { resume() }
+            return .ready
+        }
+        guard info.provisional, let bootstrap else {
+            if info.paused { resume() }
+            return .ignored
+        }
+        guard provisional.count < 16 else {
+            // Navigations started and never committed nor destroyed: WebKit's business, not a reason to hold more.
+            if info.paused { resume() }
+            return .ignored
+        }
+        var armed: [[UInt8]] = [wire.wrap(info.id, "Console.enable").bytes, wire.wrap(info.id, "Page.enable").bytes]
+        let (id, bytes) = wire.wrap(info.id, "Page.setBootstrapScript", ["source": .string(bootstrap)])
+        armed.append(bytes)
+        sends.append(contentsOf: armed)
+        provisional[info.id] = info.paused ? .some(id) : .some(nil)
+        return .ignored
     }
 
     private func classify(_ message: JSONObject) -> Incoming {

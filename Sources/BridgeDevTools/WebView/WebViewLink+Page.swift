@@ -16,19 +16,21 @@ extension WebViewLink {
         link.state.withLock { $0.pageURL = url }
         link.connect(socket)
         do throws(CaptureError) {
-            try await link.waitReady(seconds: 10)
+            // As patient as a command may be (a loaded machine starves the socket's task).
+            let patience = max(10, commandTimeout)
+            try await link.waitReady(seconds: patience)
             try await link.enable()
-            var page = try await link.settle(what: "the page's load") { $0.ready }
+            var page = try await link.settle(seconds: patience, what: "the page's load") { $0.ready }
             let navigated = blank && page.href != "about:blank"
             if navigated {
                 _ = try await link.command("Page.navigate", ["url": "about:blank"])
-                let empty = try await link.settle(what: "the navigation to about:blank") { $0.ready && $0.href == "about:blank" }
+                let empty = try await link.settle(seconds: patience, what: "the navigation to about:blank") { $0.ready && $0.href == "about:blank" }
                 if empty.shape != nil {
                     page = empty
                 } else {
                     logger.notice("the bridge of \(url) does not live on at about:blank (a bridge the page itself sets up); using the page as it is")
                     _ = try await link.command("Page.navigate", ["url": .string(url)])
-                    page = try await link.settle(what: "the navigation back to \(url)") { $0.ready && $0.href != "about:blank" }
+                    page = try await link.settle(seconds: patience, what: "the navigation back to \(url)") { $0.ready && $0.href != "about:blank" }
                 }
             }
             guard let shape = page.shape else {
@@ -56,6 +58,8 @@ extension WebViewLink {
             _ = try await command("Page.enable")
             _ = try await command("Page.addScriptToEvaluateOnNewDocument", ["source": .string(tapScript)])
         case .webkit:
+            // A navigation to another process arms its target with the tap too (WebViewChannel).
+            state.withLock { $0.channel.bootstrap = tapScript }
             _ = try await command("Console.enable")
             _ = try await command("Page.enable")
             _ = try await command("Page.setBootstrapScript", ["source": .string(tapScript)])
@@ -78,6 +82,17 @@ extension WebViewLink {
     /// A fresh document of the same page (a reload): what the page held is gone; a
     /// native host's state is not (it lives in the app).
     package func reload() async throws(CaptureError) {
+        try await replaceDocument(nil)
+    }
+
+    /// The WebView goes to `url` (another site's page runs in another web process: the
+    /// link follows it, docs/WEBVIEW-TARGETS.md); ready to post once its bridge is there.
+    package func navigate(to url: String) async throws(CaptureError) {
+        try await replaceDocument(url)
+    }
+
+    /// Reloads (`url` nil) or navigates, and waits for the new document with a bridge.
+    private func replaceDocument(_ url: String?) async throws(CaptureError) {
         var random = SystemRandomNumberGenerator()
         let token = String(random.next(), radix: 36)
         _ = try await evaluate(WebViewScript.mark(token))
@@ -85,13 +100,18 @@ extension WebViewLink {
         // order): from here on, documents heard so far are not (WebKit may answer the
         // reload after the new document has spoken, so not later).
         retireDocuments()
-        _ = try await command("Page.reload")
-        let page = try await settle(what: "the reload of \(pageURL)") { $0.ready && $0.mark != token }
+        if let url {
+            _ = try await command("Page.navigate", ["url": .string(url)])
+        } else {
+            _ = try await command("Page.reload")
+        }
+        let what = url.map { "the navigation to \($0)" } ?? "the reload of \(pageURL)"
+        let page = try await settle(seconds: max(10, commandTimeout), what: what) { $0.ready && $0.mark != token }
         guard page.shape != nil else {
-            throw CaptureError(spec.kind == .cdp ? .cdp : .webkit, "after a reload, \(page.href) has no bridge any more")
+            throw CaptureError(spec.kind == .cdp ? .cdp : .webkit, "after \(what), \(page.href) has no bridge")
         }
         try await install()
-        state.withLock { $0.fresh = true }
+        state.withLock { $0.fresh = true; $0.pageURL = page.href }
     }
 
     /// Posts one message through the page's bridge, as a journey would, now (posts leave

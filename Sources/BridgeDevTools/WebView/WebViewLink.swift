@@ -109,7 +109,11 @@ package final class WebViewLink: PageBridge {
     }
 
     func opened() {
-        state.withLock { $0.connected = true }
+        state.withLock { s in
+            s.connected = true
+            s.channel.opened()
+            for bytes in s.channel.takeSends() { outbound.yield(bytes) }
+        }
     }
 
     /// Fails every waiter and ends the answers (the first reason wins).
@@ -126,7 +130,12 @@ package final class WebViewLink: PageBridge {
 
     /// One socket message.
     func handle(_ bytes: [UInt8]) {
-        let incoming = state.withLock { $0.channel.receive(bytes) }
+        let incoming = state.withLock { s in
+            let incoming = s.channel.receive(bytes)
+            // Arming a new process's target: sent at once, in order with the commands.
+            for bytes in s.channel.takeSends() { outbound.yield(bytes) }
+            return incoming
+        }
         switch incoming {
         case .answer(let id, let result, let error):
             guard let w = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
@@ -140,6 +149,9 @@ package final class WebViewLink: PageBridge {
             event(method, params)
         case .ready:
             break
+        case .abandoned(let ids, let why):
+            let waiters = state.withLock { s in ids.compactMap { s.waiters.removeValue(forKey: $0) } }
+            for w in waiters { w.finish(throwing: CaptureError(spec.kind == .cdp ? .cdp : .webkit, why)) }
         case .gone(let why):
             fail(why)
         case .malformed(let why):

@@ -24,6 +24,8 @@ package final class Shell: @unchecked Sendable {
     var webView: WebView?
     var host: (any ShellHost)?
     var recorder: ShellRecorder?
+    /// `--tap-dir`: the taps as an SDK app writes them.
+    var tapFiles: ShellTapFiles?
     var exchange = ExchangeLog(connection: Shell.view)
     var outcome: JourneyOutcome?
     /// Host messages held until the first page has loaded or posted (``pageReady``).
@@ -48,16 +50,20 @@ package final class Shell: @unchecked Sendable {
         if let path = options.record {
             recorder = try ShellRecorder(path: path, url: options.url, view: Self.view, toolVersion: toolVersion)
         }
+        if let dir = options.tapDir {
+            tapFiles = try ShellTapFiles(directory: dir, view: Self.view)
+        }
+        let tapped = recorder != nil || tapFiles != nil
         var handlers = ["gbgBridge"]
-        if recorder != nil { handlers.append(BootstrapScript.tapHandler) }
-        let script = BootstrapScript.script(tapSource: recorder == nil ? nil : tapSource,
-                                            connection: recorder?.webConnection ?? Self.view)
+        if tapped { handlers.append(BootstrapScript.tapHandler) }
+        let script = BootstrapScript.script(tapSource: tapped ? tapSource : nil,
+                                            connection: tapped ? Self.view + "@web" : Self.view)
         let view = WebView(bootstrapScript: script, handlers: handlers) { [unowned self] in self.handle($0) }
         webView = view
         self.host = host
         var observe: (@Sendable (NativeObservation) -> Void)?
-        if recorder != nil {
-            observe = { [main, unowned self] o in main.post { self.recorder?.native(o) } }
+        if tapped {
+            observe = { [main, unowned self] o in main.post { self.recorder?.native(o); self.tapFiles?.native(o) } }
         }
         try host.start(send: { [main, unowned self] bytes in main.post { self.answer(bytes) } }, observe: observe,
                        ended: { [main, unowned self] why in main.post { self.end(1, why) } })
@@ -81,6 +87,7 @@ package final class Shell: @unchecked Sendable {
         case .message(let handler, let body, _):
             if handler == BootstrapScript.tapHandler {
                 recorder?.webLine(body)
+                tapFiles?.webLine(body)
                 return
             }
             guard status == nil else { return }
@@ -168,6 +175,7 @@ package final class Shell: @unchecked Sendable {
         // Answers the host sent while stopping, then the tap's last lines.
         for _ in 0..<20 { g_main_context_iteration(nil, 0) }
         recorder?.finish(reason: reason.isEmpty ? "run ended" : reason)
+        tapFiles?.finish()
         webView?.destroy()
         for _ in 0..<50 { if g_main_context_iteration(nil, 0) == 0 { break } }
         return options.quiet ? "" : exchange.text
@@ -178,7 +186,7 @@ package final class Shell: @unchecked Sendable {
     }
 
     /// Whether the recording failed (the run then exits 2).
-    package var recordingFailure: String? { recorder?.failure }
+    package var recordingFailure: String? { recorder?.failure ?? tapFiles?.failure }
 }
 
 /// A signal's action, kept alive by GLib.

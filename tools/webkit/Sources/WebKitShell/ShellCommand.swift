@@ -45,7 +45,7 @@ package enum ShellCommand {
                 throw ShellError("GTK cannot open the display (\(display.summary)); unset DISPLAY to let the shell start Xvfb")
             }
             let host = try makeHost(options.host, logger: logger)
-            let tap = options.record == nil ? nil : try BootstrapScript.locateTap()
+            let tap = options.record == nil && options.tapDir == nil ? nil : try BootstrapScript.locateTap()
             let shell = Shell(options: options, logger: logger)
             shell.started = started
             status = try shell.run(host: host, tapSource: tap, toolVersion: toolVersion)

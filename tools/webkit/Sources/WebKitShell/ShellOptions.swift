@@ -3,7 +3,7 @@ import Foundation
 /// The command line of `bridgescope-webkit` (docs/WEBKIT.md):
 ///
 ///     bridgescope-webkit URL [--host inproc[:SCENARIO] | --host stdio:'CMD'] [--timeout S]
-///                        [--record OUT.bsz] [--inspector HOST:PORT] [--quiet] [--keep-open]
+///                        [--record OUT.bsz] [--tap-dir DIR] [--inspector HOST:PORT] [--quiet] [--keep-open]
 package struct ShellOptions: Sendable, Equatable {
     /// Which host answers behind the bridge.
     package enum Host: Sendable, Equatable {
@@ -21,6 +21,8 @@ package struct ShellOptions: Sendable, Equatable {
     /// `journey.complete` or `journey.error`.
     package var timeout = 60.0
     package var record: String?
+    /// Both taps written as an SDK app writes them (``ShellTapFiles``), for `record --tap`.
+    package var tapDir: String?
     /// `HOST:PORT` for WebKit's inspector server (`WEBKIT_INSPECTOR_HTTP_SERVER`).
     package var inspector: String?
     /// No exchange on stdout: only the outcome line.
@@ -32,7 +34,7 @@ package struct ShellOptions: Sendable, Equatable {
 
     package static let usage = """
         usage: bridgescope-webkit URL [--host inproc[:SCENARIO] | --host stdio:'CMD'] [--timeout S]
-                                  [--record OUT.bsz] [--inspector HOST:PORT] [--quiet] [--keep-open]
+                                  [--record OUT.bsz] [--tap-dir DIR] [--inspector HOST:PORT] [--quiet] [--keep-open]
 
         Opens URL in WebKitGTK with the iOS bridge (window.webkit.messageHandlers.gbgBridge,
         answers through window.GBGBridge.receive) in front of a host, and waits for the page's
@@ -45,6 +47,9 @@ package struct ShellOptions: Sendable, Equatable {
           --timeout S               seconds to wait for the journey's end (default 60)
           --record OUT.bsz          one archive with both sides: <view>@web (the page's tap) and
                                     <view>@native (the host's side) (docs/FORMAT.md)
+          --tap-dir DIR             the two taps as an app on the SDK writes them: DIR/web.ndjson (the
+                                    page's tap) and DIR/native/ (BridgeTap at the host's delegate),
+                                    for `bridgescope record --tap` (docs/TAP.md)
           --inspector HOST:PORT     start WebKit's inspector server there (docs/WEBKIT.md)
           --quiet                   print only the outcome, not the exchange
           --keep-open               stay open after the journey ends, until --timeout (exit 0) or a
@@ -72,6 +77,7 @@ package struct ShellOptions: Sendable, Equatable {
                 }
                 o.timeout = t
             case "--record": o.record = try value(a)
+            case "--tap-dir": o.tapDir = try value(a)
             case "--inspector":
                 let v = try value(a)
                 guard let colon = v.lastIndex(of: ":"), let port = Int(v[v.index(after: colon)...]),

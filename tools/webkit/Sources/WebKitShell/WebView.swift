@@ -31,8 +31,9 @@ package final class WebView {
     /// `window.webkit.messageHandlers.<name>.postMessage(value)`.
     package init(bootstrapScript: String, handlers: [String], onReport: @escaping (Report) -> Void) {
         self.onReport = onReport
-        // An ephemeral context: no cache, cookies or storage carried from one run to the next.
-        let context = webkit_web_context_new_ephemeral()
+        // Ephemeral, and a new web process for each cross-site navigation, as in WKWebView
+        // (docs/WEBKIT.md): the bridge and the page tap must survive the swap.
+        let context = bridgescope_web_context_new()
         view = webkit_web_view_new_with_context(context)
         g_object_unref(context)
         let ucm = webkit_web_view_get_user_content_manager(Self.webView(view))!
