@@ -44,8 +44,9 @@ struct EngineJourneyTests {
         try check(j, engine: "webkit")
     }
 
-    @Test(.enabled(if: chromiumPresent, "chromium is not installed: run tools/setup.sh --with-browser"), arguments: EngineJourney.all)
+    @Test(.enabled(if: chromiumEnabled, "chromium is not installed: run tools/setup.sh --with-browser"), arguments: EngineJourney.all)
     func onChromium(_ j: EngineJourney) throws {
+        #expect(chromiumPresent, "chromium is not installed: run tools/setup.sh --with-browser")
         try check(j, engine: "chromium")
     }
 

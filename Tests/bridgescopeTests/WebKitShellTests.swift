@@ -68,7 +68,7 @@ struct WebKitShellTests {
 
     /// The same hostile bodies through real WebKit and through the shim in Chromium: the
     /// host side sees the same JSON (member order aside), or nothing, for every probe.
-    @Test(.enabled(if: chromiumPresent, "chromium is not installed")) func theShimCarriesWhatWebKitCarries() throws {
+    @Test(.enabled(if: chromiumEnabled, "chromium is not installed")) func theShimCarriesWhatWebKitCarries() throws {
         let dir = try scratch("differential")
         let native = dir.appendingPathComponent("native.jsonl").path
         let transcript = dir.appendingPathComponent("chromium.jsonl").path
@@ -153,7 +153,7 @@ struct WebKitShellTests {
 
     /// `record --cdp` in Chromium keeps the tap's crossing notes as `crossing` events (the
     /// shim converts as WebKit does), not as errors.
-    @Test(.enabled(if: chromiumPresent, "chromium is not installed")) func cdpRecordingKeepsCrossingNotes() throws {
+    @Test(.enabled(if: chromiumEnabled, "chromium is not installed")) func cdpRecordingKeepsCrossingNotes() throws {
         let dir = try scratch("cdp-crossing")
         let archive = dir.appendingPathComponent("cdp.bsz").path
         let r = try runEngineJourney("unclonable", engine: "chromium", ["--record", archive, "--quiet"], timeout: 6)
