@@ -151,6 +151,47 @@ struct WebKitShellTests {
         #expect(!fa.stdout.contains("BRG30"), "\(fa.stdout)")
     }
 
+    /// BRG301 on real WebKit: a request whose data holds a BigInt, `undefined` and a Date
+    /// (unclonable.html?members=1) arrives, changed; `analyze` of the shell's recording names
+    /// each changed member, and the native side's record shows WebKit made those changes.
+    /// 2^53+1 is not among them: the page's number is 2^53 already (a JavaScript number
+    /// cannot hold 2^53+1), and that is what crosses.
+    @Test func analyzeNamesEachMemberTheCrossingChanged() throws {
+        let dir = try scratch("members")
+        let archive = dir.appendingPathComponent("members.bsz").path
+        let r = try runEngineJourney("unclonable", engine: "webkit", ["--record", archive, "--quiet", "--page-args", "members=1"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let a = try runBridgescope(["analyze", archive, "--format", "json"])
+        #expect(a.status == 0, "BRG301 is a warning: \(a.stdout)\n\(a.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(a.stdout.utf8)) as? [String: Any]
+        let findings = (report?["sessions"] as? [[String: Any]] ?? []).flatMap { $0["findings"] as? [[String: Any]] ?? [] }
+        let crossing = findings.filter { ($0["rule"] as? String ?? "").hasPrefix("BRG30") }
+        #expect(crossing.count == 1 && crossing.first?["rule"] as? String == "BRG301", "\(crossing)")
+        let message = crossing.first?["message"] as? String ?? ""
+        #expect(message.hasPrefix("request camera.document.capture"), "\(message)")
+        #expect(message.contains("changed crossing from the page to the host"), "\(message)")
+        for change in ["payload.data.sessionNonce: a BigInt, the member was dropped",
+                       "payload.data.retryAfter: undefined, the member was dropped",
+                       "payload.data.requestedAt: a Date, became an ISO string"] {
+            #expect(message.contains(change), "\(change) missing: \(message)")
+        }
+        #expect(!message.contains("frameCounter"), "\(message)")
+        // What each side recorded of the request.
+        var data: [String: [String: Any]] = [:]
+        for line in try runBridgescope(["cat", archive]).stdout.split(separator: "\n") {
+            guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  o["dir"] as? String == "w2h", let conn = o["conn"] as? String, let msg = o["msg"] as? [String: Any],
+                  let payload = msg["payload"] as? [String: Any], payload["action"] as? String == "camera.document.capture" else { continue }
+            data[conn] = payload["data"] as? [String: Any] ?? [:]
+        }
+        let native = data["webview-1@native"] ?? [:]
+        #expect(Set(native.keys) == ["documentType", "side", "requestedAt", "frameCounter"], "\(native)")
+        #expect(native["requestedAt"] as? String == "2026-11-29T12:00:00.005Z", "\(native)")
+        for side in ["webview-1@web", "webview-1@native"] {
+            #expect((data[side]?["frameCounter"] as? NSNumber)?.int64Value == 9_007_199_254_740_992, "\(side): \(data[side] ?? [:])")
+        }
+    }
+
     /// `record --cdp` in Chromium keeps the tap's crossing notes as `crossing` events (the
     /// shim converts as WebKit does), not as errors.
     @Test(.enabled(if: chromiumEnabled, "chromium is not installed")) func cdpRecordingKeepsCrossingNotes() throws {
