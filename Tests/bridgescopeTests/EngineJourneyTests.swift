@@ -23,10 +23,12 @@ struct EngineJourney: CustomStringConvertible, Sendable {
                       stdoutHas: ["NFC_NOT_AVAILABLE", "journey complete"]),
         EngineJourney(journey: "degradation", args: ["--scenario", "tools/scenarios/camera-denied.json"], status: 1,
                       stdoutHas: ["journey error"]),
-        // The iOS cases of shapes: plain, the page wrapping the bridge itself, a reload.
+        // The iOS cases of shapes: plain, the page wrapping the bridge itself, a reload, a
+        // journey that starts 500 ms after load.
         EngineJourney(journey: "shapes", stdoutHas: ["journey complete"]),
         EngineJourney(journey: "shapes", args: ["--page-args", "wrap=1"], stdoutHas: ["journey complete", "page wrapper post"]),
         EngineJourney(journey: "shapes", args: ["--page-args", "reload=1"], stdoutHas: ["journey complete"]),
+        EngineJourney(journey: "shapes", args: ["--page-args", "delay=500"], stdoutHas: ["journey complete"]),
         // A request holding a function: WebKit never delivers it, the page waits forever;
         // the shim converts as WebKit does, so Chromium hangs too (docs/WEBKIT.md).
         EngineJourney(journey: "unclonable", status: 3, stdoutLacks: ["request  camera.document.capture"], timeout: 6),
