@@ -19,11 +19,14 @@ build: setup
 	$(SWIFT) build
 
 # The WebKit shell's tests (Tests/bridgescopeTests/WebKit*) fail rather than skip when
-# BRIDGESCOPE_REQUIRE_WEBKIT is set and the shell is not built.
+# BRIDGESCOPE_REQUIRE_WEBKIT is set and the shell is not built; the tests that need
+# Chromium or node (the JavaScript tests among them: JavaScriptSuiteTests runs
+# `node --test` on tools/taps/js/test and tools/hosts/node) fail rather than skip when
+# BRIDGESCOPE_REQUIRE_BROWSER is set and they are missing.
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --package-path tools/webkit
-	BRIDGESCOPE_REQUIRE_WEBKIT=1 $(SWIFT) test
+	BRIDGESCOPE_REQUIRE_WEBKIT=1 BRIDGESCOPE_REQUIRE_BROWSER=1 $(SWIFT) test
 
 # The binary to install and to time: a release build with the Swift runtime and
 # Foundation linked in (no libswiftCore.so to find at start, direct calls into the

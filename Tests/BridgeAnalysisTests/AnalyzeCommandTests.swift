@@ -113,13 +113,13 @@ struct AnalyzeCommandTests {
     /// Opens the HTML report in headless Chromium when it is installed
     /// (`tools/setup.sh --with-browser`): the DOM holds the lanes and the findings table,
     /// and the page logs no console error.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")))
+    @Test(.enabled(if: RequiredTools.chromiumEnabled, "chromium is not installed: run tools/setup.sh --with-browser"))
     func htmlOpensInHeadlessChromium() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("report.html").path
         _ = try runBridgescope(["analyze", "--format", "html", "-o", out, Fixtures.path("two-connections.ndjson")])
-        let r = try runProcess(URL(fileURLWithPath: "/usr/bin/chromium"),
+        let r = try runProcess(URL(fileURLWithPath: RequiredTools.chromium ?? "/usr/bin/chromium"),
                                ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(dir.path)/profile",
                                 "--enable-logging=stderr", "--v=0", "--dump-dom", "file://\(out)"])
         #expect(r.stdout.contains("<svg class=\"lanes\" data-connection=\"c1\""))

@@ -5,18 +5,20 @@ import BridgeTestSupport
 import Foundation
 import Testing
 
-let nodePresent = ["/usr/bin/node", "/usr/local/bin/node"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+/// node is installed, or `make test` requires it (BRIDGESCOPE_REQUIRE_BROWSER): the tests
+/// that run it then fail without it, rather than skip.
+let nodeEnabled = RequiredTools.nodeEnabled
 
 /// tools/taps/js/bridge-tap.js used on its own (issue 19's JavaScript part): lines in the
 /// tap-log format, private by default with the same fields and markers as `record --redact`.
-@Suite(.enabled(if: nodePresent, "node is not installed (apt-get install nodejs)"))
+@Suite(.enabled(if: nodeEnabled, "node is not installed (apt-get install nodejs)"))
 struct JavaScriptTapTests {
     let tap = ProjectPaths.root.appendingPathComponent("tools/taps/js/bridge-tap.js").path
 
     /// Runs `body` in node after loading the tap; returns what it prints.
     func node(_ body: String) throws -> String {
         let script = "globalThis.window = globalThis; require(\(JSONWriter().string(.string(tap))));\n" + body
-        let r = try runProcess(URL(fileURLWithPath: nodePresent ? "/usr/bin/node" : "node"), ["-e", script])
+        let r = try runProcess(URL(fileURLWithPath: RequiredTools.node ?? "/usr/bin/node"), ["-e", script])
         #expect(r.status == 0, "\(r.stderr)")
         return r.stdout
     }

@@ -267,7 +267,7 @@ struct WebKitRecordInspectorTests {
     /// the tap; the app's later `configure` gets every line too, with its header; the console
     /// carries the same lines; the script run again answers `installed` (same recorder),
     /// `redirected` (another recorder), and `present` on a page whose own tap came first.
-    @Test(.enabled(if: nodePresent, "node is not installed")) func theScriptSharesTheTapWithTheApp() throws {
+    @Test(.enabled(if: nodeEnabled, "node is not installed")) func theScriptSharesTheTapWithTheApp() throws {
         let dir = TestScratch.rootURL.appendingPathComponent("webinspector-script-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let tapSource = try String(contentsOf: ProjectPaths.root.appendingPathComponent("tools/taps/js/bridge-tap.js"), encoding: .utf8)
@@ -284,7 +284,7 @@ struct WebKitRecordInspectorTests {
                 \(body)
                 setTimeout(function () { print(JSON.stringify(out)); }, 20);
                 """
-            let r = try runProcess(URL(fileURLWithPath: "/usr/bin/node"), ["-e", script])
+            let r = try runProcess(URL(fileURLWithPath: RequiredTools.node ?? "/usr/bin/node"), ["-e", script])
             #expect(r.status == 0, "\(r.stderr)")
             return try JSONParser().parse(Array(r.stdout.utf8)).value
         }

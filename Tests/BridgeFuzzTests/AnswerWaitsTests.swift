@@ -46,9 +46,9 @@ import Testing
     /// The node host (written apart from bridgescope) answers a second request under an
     /// open id BUSY at once and the first one some 150 ms later: the case ends only after
     /// that answer, in a kept process (3 ms settle) as in a fresh one.
-    @Test(.enabled(if: ["/usr/bin/node", "/usr/local/bin/node"].contains { FileManager.default.isExecutableFile(atPath: $0) }))
+    @Test(.enabled(if: RequiredTools.nodeEnabled, "node is not installed"))
     func aCaseWaitsForTheFirstRequestWhenTheSecondUnderItsIdIsRejected() async {
-        let node = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }!
+        let node = RequiredTools.node ?? "node"
         let host = ProjectPaths.root.appendingPathComponent("tools/hosts/node/bridge_host.js").path
         let target = StdioTarget(command: "env BRIDGE_HOST_MODE=concurrent \(node) \(host)", scenario: nil)
         func request(_ action: String) -> FuzzStep {

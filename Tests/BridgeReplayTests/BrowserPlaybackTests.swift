@@ -6,7 +6,7 @@ import Testing
 /// the reference host, the host stopped, the archive played back as the host, and the
 /// same journey run again against it in Chromium: it completes, and the second
 /// recording analyses with no findings.
-@Suite(.serialized, .enabled(if: chromiumPresent && binaryBuilt,
+@Suite(.serialized, .enabled(if: chromiumEnabled && binaryBuilt,
                              "chromium is not installed (tools/setup.sh --with-browser) or bridgescope is not built"))
 struct BrowserPlaybackTests {
     static let runJourney = ProjectPaths.root.appendingPathComponent("tools/run-journey")

@@ -5,8 +5,9 @@ import Foundation
 import Testing
 
 let binaryBuilt = FileManager.default.isExecutableFile(atPath: ProjectPaths.binary.path)
-let chromiumPresent = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-    .contains { FileManager.default.isExecutableFile(atPath: $0) }
+/// Chromium is installed, or `make test` requires it (BRIDGESCOPE_REQUIRE_BROWSER): the
+/// browser tests then run and fail without it.
+let chromiumEnabled = RequiredTools.chromiumEnabled
 
 /// `bridgescope replay` as a user runs it: exit statuses, formats, usage errors.
 @Suite(.enabled(if: binaryBuilt, "bridgescope is not built: run swift build first"))

@@ -5,7 +5,7 @@ import Testing
 /// `record --cdp` (through `record --launch`, as `tools/run-journey --record` uses it)
 /// and `record --proxy` record the same journey at once: the two archives must hold the
 /// same messages per direction, byte for byte, and analyze must say the same.
-@Suite(.serialized, .enabled(if: chromiumPresent, "chromium is not installed: run tools/setup.sh --with-browser"))
+@Suite(.serialized, .enabled(if: chromiumEnabled, "chromium is not installed: run tools/setup.sh --with-browser"))
 struct CDPRecordingTests {
     let bin = ProjectPaths.root.appendingPathComponent(".build/debug/bridgescope")
 

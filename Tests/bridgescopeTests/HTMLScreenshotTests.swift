@@ -6,7 +6,7 @@ import Testing
 /// timeline spans the whole session (its last tick is the session's end, after the cut
 /// idle stretch) and the journey table says what it folded; the screenshot is kept in
 /// the temporary directory for a person to look at.
-@Suite(.serialized, .enabled(if: chromiumPresent, "chromium is not installed: run tools/setup.sh --with-browser"))
+@Suite(.serialized, .enabled(if: chromiumEnabled, "chromium is not installed: run tools/setup.sh --with-browser"))
 struct HTMLScreenshotTests {
     @Test func aLongSessionRendersWholeInHeadlessChromium() throws {
         let dir = TestScratch.rootURL.appendingPathComponent("bridgescope-html-\(UUID().uuidString)")
@@ -19,7 +19,7 @@ struct HTMLScreenshotTests {
         #expect(html.contains("class=\"axis-break\"") && html.contains(">+90s</text>"), "timeline does not reach the end")
         #expect(html.contains("298 more like") && html.contains("(records 618–1212)"))
         let png = dir.appendingPathComponent("report.png")
-        let browser = chromiumCandidates.first { FileManager.default.isExecutableFile(atPath: $0) }!
+        let browser = RequiredTools.chromium ?? "chromium"
         let shot = try runProcess(URL(fileURLWithPath: browser),
                                   ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,2000",
                                    "--screenshot=\(png.path)", dir.appendingPathComponent("report.html").absoluteString])

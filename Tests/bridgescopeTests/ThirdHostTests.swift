@@ -2,18 +2,18 @@ import BridgeTestSupport
 import Foundation
 import Testing
 
-let node = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
+let node = RequiredTools.node
 
 /// Issue 39: a third host, written in JavaScript from PROTOCOL.md alone
 /// (tools/hosts/node), with §7 choices unlike both other hosts (strict types, answers to
 /// reused ids, capture times that vary per request) and two reading variants: the
 /// fuzzer and the conformance suite find nothing on it, and find each bug planted in it.
-@Suite(.serialized, .enabled(if: node != nil, "node is missing (tools/setup.sh installs it)"))
+@Suite(.serialized, .enabled(if: RequiredTools.nodeEnabled, "node is missing (tools/setup.sh installs it)"))
 struct ThirdHostTests {
     let host = ProjectPaths.root.appendingPathComponent("tools/hosts/node/bridge_host.js").path
 
     func command(bug: String? = nil, mode: String = "concurrent") -> String {
-        "stdio:env BRIDGE_HOST_MODE=\(mode)\(bug.map { " BRIDGE_HOST_BUG=\($0)" } ?? "") \(node!) \(host)"
+        "stdio:env BRIDGE_HOST_MODE=\(mode)\(bug.map { " BRIDGE_HOST_BUG=\($0)" } ?? "") \(node ?? "node") \(host)"
     }
 
     func json(_ r: ProcessResult) -> [String: Any] {

@@ -19,21 +19,58 @@ func runShell(_ args: [String], environment: [String: String] = [:]) throws -> P
     try runProcess(webkitShell, args, environment: environment)
 }
 
-/// The live (not zombie) orphaned processes of WebKit and of the display servers the shell
-/// starts: what a run that ended left behind (a running shell's are its children, not
-/// orphans, so runs in parallel do not count).
-func liveWebKitProcesses() -> [String] {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-    var found: [String] = []
-    for e in entries where Int(e) != nil {
-        guard let stat = try? String(contentsOfFile: "/proc/\(e)/stat", encoding: .utf8),
-              let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
-        let name = String(stat[stat.index(after: open)..<close])
-        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-        guard fields.count > 1, fields[0] != "Z", fields[1] == "1" else { continue }
-        if name.hasPrefix("WebKit") || name == "Xvfb" || name == "broadwayd" { found.append("\(e) \(name)") }
+/// A process of WebKit or of a display server the shell starts (Xvfb, broadwayd) that is
+/// orphaned to PID 1: what a run that ended left behind, running or a zombie. PID 1 on
+/// these machines reaps late or never (this one after about 2 s), so a child the shell
+/// did not wait for shows as `<defunct>` under PID 1 right after the run. (A running
+/// shell's processes are its children, not orphans, so runs in parallel do not count.)
+/// A process is its PID and start time: a reused PID is another.
+struct OrphanProcess: Hashable, CustomStringConvertible {
+    var pid: Int
+    /// Clock ticks after boot (`/proc/PID/stat` field 22).
+    var start: UInt64
+    var name: String
+    var zombie: Bool
+    var description: String { "\(pid) \(name)" + (zombie ? " <defunct>" : "") }
+
+    static func == (a: Self, b: Self) -> Bool { a.pid == b.pid && a.start == b.start }
+    func hash(into h: inout Hasher) { h.combine(pid); h.combine(start) }
+
+    /// The WebKit and display-server processes whose parent is PID 1, zombies included.
+    static func all() -> Set<OrphanProcess> {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var found: Set<OrphanProcess> = []
+        for e in entries {
+            guard let pid = Int(e), let stat = try? String(contentsOfFile: "/proc/\(e)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let name = String(stat[stat.index(after: open)..<close])
+            // After the name: state (field 3), ppid (4), ..., starttime (22).
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 19, fields[1] == "1",
+                  name.hasPrefix("WebKit") || name == "Xvfb" || name == "broadwayd" else { continue }
+            found.insert(OrphanProcess(pid: pid, start: UInt64(fields[19]) ?? 0, name: name, zombie: fields[0] == "Z"))
+        }
+        return found
     }
-    return found.sorted()
+}
+
+/// What a run leaves behind: the orphaned WebKit and display-server processes (running or
+/// zombies) that appeared after this snapshot was taken. Those from before (older runs,
+/// other tests' SIGKILLs) do not count.
+struct LeftoverProcesses {
+    let before = OrphanProcess.all()
+
+    /// The orphans that appeared since the snapshot, sorted; zombies too unless
+    /// `countingZombies` is false. Waits up to `seconds` for the list to empty (what a
+    /// killed shell's children take to end).
+    func appeared(countingZombies: Bool = true, waiting seconds: Double = 0) -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let new = OrphanProcess.all().subtracting(before).filter { countingZombies || !$0.zombie }
+            if new.isEmpty || Date() >= deadline { return new.sorted { $0.pid < $1.pid }.map(\.description) }
+            usleep(100_000)
+        }
+    }
 }
 
 /// A static HTTP server for tools/journey (at /journeys/ and /bridge.js, the paths

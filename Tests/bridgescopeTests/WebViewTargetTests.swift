@@ -8,7 +8,7 @@ import Testing
 /// WebKit (`bridgescope-webkit`, `webkit:`), with the stdio target against the same
 /// host as the yardstick; and a host written apart from this project (the Python host),
 /// whose planted bugs are found through real WebKit.
-@Suite(.enabled(if: chromiumPresent && webkitEnabled, "needs chromium and bridgescope-webkit (make webkit)"))
+@Suite(.enabled(if: chromiumEnabled && webkitEnabled, "needs chromium and bridgescope-webkit (make webkit)"))
 struct WebViewTargetTests {
     static let captures = ["busy-storm", "dual-picture-retake", "happy-passport", "malformed-traffic", "nfc-never-answered"]
 
