@@ -37,7 +37,8 @@ struct WebKitDisplayTests {
     /// and in /usr/bin and /usr/sbin, so the run gets a PATH of its own (broadwayd and
     /// setpriv only) and a mount namespace (`unshare -m`) in which an empty, non-executable
     /// file is bound over /usr/bin/Xvfb (and /usr/sbin/Xvfb).
-    @Test func withoutXvfbTheShellStartsBroadwaydAndReapsIt() throws {
+    @Test(.enabled(if: mountNamespaceAllowed, "hiding Xvfb needs a mount namespace (unshare -m), which this machine refuses"))
+    func withoutXvfbTheShellStartsBroadwaydAndReapsIt() throws {
         let fm = FileManager.default
         func tool(_ name: String, _ dirs: [String] = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) -> String? {
             dirs.map { "\($0)/\(name)" }.first { fm.isExecutableFile(atPath: $0) }
@@ -70,3 +71,13 @@ struct WebKitDisplayTests {
         #expect(left.isEmpty, "left behind: \(left)")
     }
 }
+
+/// Whether this process may make a mount namespace (root, or a user namespace): the broadwayd
+/// test hides Xvfb in one. Containers without the right refuse it; that is no fault of the shell.
+let mountNamespaceAllowed: Bool = {
+    guard let unshare = ["/usr/bin/unshare", "/bin/unshare"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        return false
+    }
+    let args = (getuid() == 0 ? ["-m"] : ["-r", "-m"]) + ["/bin/true"]
+    return (try? runProcess(URL(fileURLWithPath: unshare), args))?.status == 0
+}()
