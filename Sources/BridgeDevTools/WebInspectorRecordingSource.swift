@@ -119,7 +119,7 @@ package final class WebInspectorRecordingSource: RecordingSource {
                 var actions: [WebInspectorSession.Action] = []
                 switch item {
                 case .opened(let channel, _):
-                    actions = sessions[channel]?.opened() ?? []
+                    actions = sessions[channel]?.opened(now: wall) ?? []
                 case .message(let channel, let bytes):
                     logger.debug("inspector \(channel) <- \(String(decoding: bytes.prefix(300), as: UTF8.self))")
                     actions = sessions[channel]?.receive(bytes, now: wall) ?? []
@@ -137,6 +137,12 @@ package final class WebInspectorRecordingSource: RecordingSource {
                     }
                 }
                 if try perform(actions, channel: item.channel, writer: writer, messages: &messages) { stopReason = "count reached"; break loop }
+            }
+            // A socket that is the page itself is known by time passing (WebInspectorSession.tick).
+            let wall = WallClock.now.nanoseconds
+            for channel in sessions.keys.sorted() {
+                guard let actions = sessions[channel]?.tick(now: wall), !actions.isEmpty else { continue }
+                if try perform(actions, channel: channel, writer: writer, messages: &messages) { stopReason = "count reached"; break loop }
             }
             try writer.flushIfDue(now: control.clock.now())
             let after = control.clock.now()

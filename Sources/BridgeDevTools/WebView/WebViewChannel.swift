@@ -3,10 +3,13 @@ import BridgeJSON
 /// The framing of one page socket, DevTools or WebKit inspector, as a pure value type:
 /// commands out with their ids, answers and events in (docs/WEBVIEW-TARGETS.md).
 ///
-/// DevTools page sockets take commands as they are. WebKit's page sockets hold targets
-/// (``WebInspectorTargets``): a command goes wrapped to the page target, and the channel
-/// follows a provisional target that a cross-process navigation commits. Commands wait
-/// until WebKit has named the page target (``isReady``).
+/// DevTools page sockets take commands as they are. WebKit's page sockets mostly hold
+/// targets (``WebInspectorTargets``): a command goes wrapped to the page target, and the
+/// channel follows a provisional target that a cross-process navigation commits. A WebKit
+/// socket that is the page itself (no Target domain) is told apart by what it says: it
+/// answers the probe sent on opening (``opened(now:)``) and names no target in time
+/// (``tick(now:)``); its commands then go as they are. Commands wait until the page
+/// target is known (``isReady``).
 struct WebViewChannel: Sendable {
     /// What one socket message was.
     enum Incoming: Sendable, Equatable {
@@ -38,6 +41,20 @@ struct WebViewChannel: Sendable {
 
     /// Whether commands can be sent.
     var isReady: Bool { kind == .cdp || target != nil }
+
+    /// What to send as the socket opens at `now` (ns): WebKit's probe for a socket that
+    /// is the page itself; nil for DevTools.
+    mutating func opened(now: Int64) -> [UInt8]? {
+        kind == .webkit ? wire.probe(now: now) : nil
+    }
+
+    /// Time passed: `.ready` once a WebKit socket is known to be the page itself (it
+    /// answered the probe and named no target within ``WebInspectorTargets/directGraceNs``).
+    mutating func tick(now: Int64) -> Incoming? {
+        guard kind == .webkit, target == nil, wire.decide(now: now) else { return nil }
+        target = WebInspectorTargets.directTarget
+        return .ready
+    }
 
     /// Command `method` with `params`, and its id; nil while WebKit has not named the page target.
     mutating func command(_ method: String, _ params: JSONValue = [:]) -> (id: Int, bytes: [UInt8])? {

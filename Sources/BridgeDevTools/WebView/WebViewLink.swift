@@ -1,5 +1,6 @@
 import BridgeArchive
 import BridgeCapture
+import BridgeClock
 import BridgeJSON
 import BridgeTransport
 import Logging
@@ -109,7 +110,15 @@ package final class WebViewLink: PageBridge {
     }
 
     func opened() {
-        state.withLock { $0.connected = true }
+        state.withLock { s in
+            s.connected = true
+            if let probe = s.channel.opened(now: WallClock.now.nanoseconds) { outbound.yield(probe) }
+        }
+    }
+
+    /// Time passed: a WebKit socket may now be known to be the page itself.
+    func tick() {
+        state.withLock { s in _ = s.channel.tick(now: WallClock.now.nanoseconds) }
     }
 
     /// Fails every waiter and ends the answers (the first reason wins).
