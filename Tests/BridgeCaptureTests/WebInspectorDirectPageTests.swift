@@ -87,6 +87,19 @@ struct WebInspectorDirectPageTests {
         #expect(s.tick(now: 10_000 * Self.ms).isEmpty)
     }
 
+    /// What ios_webkit_debug_proxy relayed from an iOS Simulator in its issue 373 (2020):
+    /// the target named first, then a command sent unwrapped refused with -32601 and a
+    /// `data` array. The socket is wrapped, the probe's refusal is no news.
+    @Test func aCurrentIOSThroughTheProxyIsWrapped() {
+        var s = session()
+        _ = s.opened(now: 0)
+        let attached = s.receive(text(#"{"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"page-7","type":"page"}}}"#), now: 1)
+        #expect(commands(attached) == ["wrapped 1 Console.enable", "wrapped 2 Page.enable", "wrapped 3 Page.setBootstrapScript", "wrapped 4 Runtime.evaluate"])
+        let refused = #"{"error":{"code":-32601,"message":"'Runtime' domain was not found","data":[{"code":-32601,"message":"'Runtime' domain was not found"}]},"id":2}"#
+        #expect(s.receive(text(refused), now: 2).isEmpty)
+        #expect(s.tick(now: 10_000 * Self.ms).isEmpty)
+    }
+
     /// WebKitGTK's order: the target first, then the probe refused (no note: it was ours),
     /// then a refused Target command, which is news.
     @Test func theProbeRefusedByATargetSocketIsNoNews() {
