@@ -8,7 +8,8 @@ import BridgeTransport
 ///   `bridgescope-webkit --inspector`): an HTML page list at `/`, no `/json`
 ///   (``WebInspectorPageList/init(html:)``);
 /// - ios_webkit_debug_proxy in front of an iOS device or Simulator: a JSON page list at
-///   `/json` on each device's port (``WebInspectorPageList/listing(json:)``).
+///   `/json` on each device's port (``WebInspectorPageList/listing(json:)``); read in its
+///   source, not tried against a device.
 ///
 /// `/` is read first; when it is not WebKit's HTML list, `/json` is read. Both answers are bounded by ``maxResponseBytes`` and 5 s. Errors name the
 /// endpoint and what to do.

@@ -6,7 +6,8 @@ import Logging
 
 /// `record --webkit http://HOST:PORT`: records what crosses the bridge in the pages of a
 /// WebKit inspector server (WebKitGTK's `WEBKIT_INSPECTOR_HTTP_SERVER`,
-/// `bridgescope-webkit --inspector`; an iOS WKWebView through ios_webkit_debug_proxy),
+/// `bridgescope-webkit --inspector`, tried; an iOS WKWebView through ios_webkit_debug_proxy,
+/// read in its source, not tried),
 /// over WebKit's inspector protocol (docs/CDP.md, "WebKit").
 ///
 /// A thin driver: reads the page list (``WebInspectorEndpoint``) now and every second,
