@@ -217,7 +217,7 @@ let package = Package(
                     exclude: ["Fixtures", "Golden"], swiftSettings: strict),
         .testTarget(name: "BridgeCaptureTests", dependencies: ["BridgeCapture", "BridgePcap", "BridgeProxy", "BridgeDevTools", "BridgeArchive", "BridgeServer", "BridgeTransport", "BridgeHost", "BridgeTestSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeModelTests", dependencies: ["BridgeModel"], swiftSettings: strict),
-        .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeModel", "BridgeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeModel", "BridgeTransport", "BridgeTestSupport"], swiftSettings: strict),
         // The Swift tap's test driver (the Java and JavaScript taps have the same one).
         .executableTarget(name: "TapDriver", dependencies: ["BridgeTap"], path: "Tests/TapDriver", swiftSettings: strict),
         .testTarget(

@@ -32,16 +32,21 @@ public struct CDPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The largest answer read: 4 MiB.
     static let maxResponseBytes = 4 << 20
 
-    /// Parses `http://HOST:PORT` (a trailing `/` allowed); nil otherwise.
+    /// Parses `http://HOST:PORT` (a trailing `/` allowed; HOST a name or address, `[…]`
+    /// for IPv6; PORT 1 to 5 digits, 1...65535); nil otherwise.
     public init?(_ text: String) {
         guard text.hasPrefix("http://") else { return nil }
         var rest = Substring(text.dropFirst("http://".count))
         if rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]),
-              (1...65535).contains(port) else { return nil }
+        guard let colon = rest.lastIndex(of: ":") else { return nil }
+        let digits = rest[rest.index(after: colon)...]
+        guard (1...5).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let port = Int(digits), (1...65535).contains(port) else { return nil }
         var host = String(rest[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, !host.contains("/") else { return nil }
+        // A host name or address: no path, user, query, fragment, bracket or space in it.
+        guard !host.isEmpty, !host.contains(where: { "/@?#[]".contains($0) || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true })
+        else { return nil }
         self.host = host
         self.port = port
     }

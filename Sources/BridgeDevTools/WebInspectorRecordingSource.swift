@@ -6,7 +6,8 @@ import Logging
 
 /// `record --webkit http://HOST:PORT`: records what crosses the bridge in the pages of a
 /// WebKit inspector server (WebKitGTK's `WEBKIT_INSPECTOR_HTTP_SERVER`,
-/// `bridgescope-webkit --inspector`; an iOS WKWebView through ios_webkit_debug_proxy),
+/// `bridgescope-webkit --inspector`, tried; an iOS WKWebView through ios_webkit_debug_proxy,
+/// read in its source, not tried),
 /// over WebKit's inspector protocol (docs/CDP.md, "WebKit").
 ///
 /// A thin driver: reads the page list (``WebInspectorEndpoint``) now and every second,
@@ -119,7 +120,7 @@ package final class WebInspectorRecordingSource: RecordingSource {
                 var actions: [WebInspectorSession.Action] = []
                 switch item {
                 case .opened(let channel, _):
-                    actions = sessions[channel]?.opened() ?? []
+                    actions = sessions[channel]?.opened(now: wall) ?? []
                 case .message(let channel, let bytes):
                     logger.debug("inspector \(channel) <- \(String(decoding: bytes.prefix(300), as: UTF8.self))")
                     actions = sessions[channel]?.receive(bytes, now: wall) ?? []
@@ -137,6 +138,12 @@ package final class WebInspectorRecordingSource: RecordingSource {
                     }
                 }
                 if try perform(actions, channel: item.channel, writer: writer, messages: &messages) { stopReason = "count reached"; break loop }
+            }
+            // A socket that is the page itself is known by time passing (WebInspectorSession.tick).
+            let wall = WallClock.now.nanoseconds
+            for channel in sessions.keys.sorted() {
+                guard let actions = sessions[channel]?.tick(now: wall), !actions.isEmpty else { continue }
+                if try perform(actions, channel: channel, writer: writer, messages: &messages) { stopReason = "count reached"; break loop }
             }
             try writer.flushIfDue(now: control.clock.now())
             let after = control.clock.now()

@@ -77,9 +77,21 @@ package struct WebInspectorSession: Sendable {
         wire = WebInspectorTargets(maxMessageBytes: maxMessageBytes)
     }
 
-    /// The socket opened.
-    package mutating func opened() -> [Action] {
-        [.send(wire.outer("Target.setPauseOnStart", ["pauseOnStart": true]).bytes)]
+    /// The socket opened at `now` (ns, the clock of ``tick(now:)``): new targets are to
+    /// pause, and the probe asks whether the socket is the page itself
+    /// (``WebInspectorTargets/Framing``).
+    package mutating func opened(now: Int64) -> [Action] {
+        [.send(wire.outer("Target.setPauseOnStart", ["pauseOnStart": true]).bytes), .send(wire.probe(now: now))]
+    }
+
+    /// Time passed (called at least every 100 ms): a socket that answered the probe as the
+    /// page and named no target within ``WebInspectorTargets/directGraceNs`` is the page
+    /// itself (an iOS before the Target domain, through ios_webkit_debug_proxy): it is
+    /// attached as one running page target whose commands go unwrapped.
+    package mutating func tick(now: Int64) -> [Action] {
+        guard wire.decide(now: now) else { return [] }
+        return [.note("the inspector's socket for \(pageURL) is the page itself (no Target domain): commands go unwrapped")]
+            + attach(WebInspectorTargets.Info(id: WebInspectorTargets.directTarget, type: "page", provisional: false, paused: false), now: now)
     }
 
     /// One message from the socket, received at `now` (wall clock, ns).
@@ -94,6 +106,8 @@ package struct WebInspectorSession: Sendable {
         case .fromTarget(let id, let message):
             return fromTarget(id, message, now: now)
         case .answer(_, let error):
+            // Before the socket is known to hold targets, a refusal is the page itself refusing the Target domain.
+            guard wire.framing == .wrapped else { return [] }
             return error.map { [.note("the inspector refused a Target command: \($0)")] } ?? []
         case .ignored:
             return []

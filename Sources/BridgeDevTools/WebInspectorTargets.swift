@@ -8,6 +8,13 @@ import BridgeJSON
 /// `Target.dispatchMessageFromTarget {targetId, message: "<JSON text>"}`. Commands of the
 /// `Target` domain itself go unwrapped.
 ///
+/// Not every socket holds targets: one that is the page itself (an iOS before the Target
+/// domain, through ios_webkit_debug_proxy) takes commands as they are. Which one a socket
+/// is, is read from what it says (``framing``, WebInspectorTargets+Framing.swift), never
+/// assumed: a `Target.targetCreated` makes it `wrapped`; a probe answered unwrapped with
+/// no target named within ``directGraceNs`` makes it `direct`, and the page is then the
+/// one target ``directTarget``.
+///
 /// ``receive(_:)`` turns one socket message into an ``Incoming``; ``wrap(_:_:_:)`` and
 /// ``outer(_:_:)`` build commands with their ids. Messages over ``maxMessageBytes``
 /// (outer, or the inner text) and messages for targets it was never told about are
@@ -57,10 +64,14 @@ package struct WebInspectorTargets: Sendable {
     /// The limit in force.
     package let maxMessageBytes: Int
     /// Targets created and not destroyed or replaced.
-    package private(set) var known: [String: Info] = [:]
+    package internal(set) var known: [String: Info] = [:]
     private var nextId = 0
     private var innerIds: [String: Int] = [:]
     private let parser: JSONParser
+    /// Whether commands go wrapped to targets, or as they are (not known until the socket says).
+    package internal(set) var framing = Framing.undecided
+    /// The probe's id, when it was sent and when (ns), and whether it was answered without an error.
+    var probeState: (id: Int, sentAt: Int64, answered: Bool)?
 
     /// A machine accepting messages up to `maxMessageBytes`.
     package init(maxMessageBytes: Int = defaultMaxMessageBytes) {
@@ -74,8 +85,14 @@ package struct WebInspectorTargets: Sendable {
             return .malformed(bytes.count > maxMessageBytes ? "the inspector sent a message of \(bytes.count) bytes, over the "
                 + "\(maxMessageBytes)-byte limit; skipped" : lastError)
         }
+        // The page itself: everything it says is the page's.
+        if framing == .direct { return .fromTarget(Self.directTarget, object) }
         if let id = object["id"]?.numberValue.flatMap({ Int($0.lexeme) }) {
             let error = object["error"]?.objectValue.map { $0["message"]?.stringValue ?? "error" }
+            if let p = probeState, p.id == id {
+                probeState?.answered = error == nil
+                return .ignored
+            }
             return .answer(id: id, error: error)
         }
         guard let method = object["method"]?.stringValue else { return .malformed("the inspector sent an object without id or method; skipped") }
@@ -88,6 +105,7 @@ package struct WebInspectorTargets: Sendable {
             let target = Info(id: id, type: info["type"]?.stringValue ?? "other",
                               provisional: info["isProvisional"]?.boolValue ?? false, paused: info["isPaused"]?.boolValue ?? false)
             known[id] = target
+            framing = .wrapped
             return .created(target)
         case "Target.targetDestroyed":
             guard let id = params["targetId"]?.stringValue else { return .malformed("Target.targetDestroyed without a targetId; skipped") }
@@ -120,7 +138,13 @@ package struct WebInspectorTargets: Sendable {
 
     /// A command for `target`, wrapped; with the inner command's id (answers come back
     /// with it inside `Target.dispatchMessageFromTarget`).
+    /// On a direct socket, the command for ``directTarget`` goes as it is, numbered with
+    /// the unwrapped commands (so no two ids meet).
     package mutating func wrap(_ target: String, _ method: String, _ params: JSONValue = [:]) -> (innerId: Int, bytes: [UInt8]) {
+        if framing == .direct && target == Self.directTarget {
+            let (id, bytes) = outer(method, params)
+            return (id, bytes)
+        }
         let innerId = innerIds[target, default: 0] + 1
         innerIds[target] = innerId
         let inner = JSONWriter().bytes(.object(JSONObject([.init(key: "id", value: .integer(Int64(innerId))),

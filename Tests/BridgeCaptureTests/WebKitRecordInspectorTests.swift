@@ -142,7 +142,7 @@ struct WebKitRecordInspectorTests {
     @Test func pastTheTargetCapAPageTargetIsResumedUnrecorded() {
         var s = session()
         s.maxTargets = 1
-        _ = s.opened()
+        _ = s.opened(now: 0)
         let first = s.receive(text(#"{"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"page-1","type":"page","isPaused":true}}}"#), now: 1)
         #expect(methods(first).contains("Page.setBootstrapScript"))
         let second = s.receive(text(#"{"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"page-2","type":"page","isPaused":true}}}"#), now: 2)
@@ -169,14 +169,14 @@ struct WebKitRecordInspectorTests {
 
     func attached() -> WebInspectorSession {
         var s = session()
-        _ = s.opened()
+        _ = s.opened(now: 0)
         _ = s.receive(text(#"{"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"page-1","type":"page"}}}"#), now: 1)
         return s
     }
 
     @Test func attachingInstallsTheTapBeforeThePage() {
         var s = session()
-        #expect(methods(s.opened()) == ["Target.setPauseOnStart"])
+        #expect(methods(s.opened(now: 0)) == ["Target.setPauseOnStart", "Runtime.evaluate"])
         let actions = s.receive(text(#"{"method":"Target.targetCreated","params":{"targetInfo":{"targetId":"page-1","type":"page"}}}"#), now: 1)
         #expect(methods(actions) == ["Console.enable", "Page.enable", "Page.setBootstrapScript", "Runtime.evaluate"])
     }

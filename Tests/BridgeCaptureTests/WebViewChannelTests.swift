@@ -42,8 +42,9 @@ struct WebViewChannelTests {
 
     func ready() -> WebViewChannel {
         var c = WebViewChannel(kind: .webkit)
-        c.opened()
-        do { let got = c.takeSends().map(text); #expect(got == [#"{"id":1,"method":"Target.setPauseOnStart","params":{"pauseOnStart":true}}"#]) }
+        c.opened(now: 0)
+        do { let got = c.takeSends().map(text); #expect(got == [#"{"id":1,"method":"Target.setPauseOnStart","params":{"pauseOnStart":true}}"#,
+                                                                 #"{"id":2,"method":"Runtime.evaluate","params":{"expression":"1","returnByValue":true}}"#]) }
         let first = c.receive(created("page-7"))
         #expect(first == .ready)
         c.bootstrap = "TAP"
@@ -60,7 +61,7 @@ struct WebViewChannelTests {
         do { let got = c.receive(fromTarget("page-17", #"{"id":\#(arming[0].id),"result":{}}"#)); #expect(got == .ignored) }
         do { let got = c.takeSends().isEmpty; #expect(got) }
         do { let got = c.receive(fromTarget("page-17", #"{"id":\#(arming[2].id),"result":{}}"#)); #expect(got == .ignored) }
-        do { let got = c.takeSends().map(text); #expect(got == [#"{"id":5,"method":"Target.resume","params":{"targetId":"page-17"}}"#]) }
+        do { let got = c.takeSends().map(text); #expect(got == [#"{"id":6,"method":"Target.resume","params":{"targetId":"page-17"}}"#]) }
         // Commands still go to the page target until the commit.
         #expect(try unwrap(try command(&c, "Runtime.evaluate").bytes).target == "page-7")
         do { let got = c.receive(bytes(#"{"method":"Target.didCommitProvisionalTarget","params":{"oldTargetId":"page-7","newTargetId":"page-17"}}"#)); #expect(got == .abandoned(ids: [1], why: "the page moved to another web process (a cross-site navigation) before answering")) }
@@ -96,7 +97,7 @@ struct WebViewChannelTests {
     @Test func otherTargetsAreLetGoAndTheNextProcessesEventsAreThePages() throws {
         var c = ready()
         _ = c.receive(created("worker-1", paused: true, type: "worker"))
-        do { let got = c.takeSends().map(text); #expect(got == [#"{"id":2,"method":"Target.resume","params":{"targetId":"worker-1"}}"#]) }
+        do { let got = c.takeSends().map(text); #expect(got == [#"{"id":3,"method":"Target.resume","params":{"targetId":"worker-1"}}"#]) }
         _ = c.receive(created("page-17", provisional: true, paused: true))
         _ = c.takeSends()
         let event = #"{"method":"Console.messageAdded","params":{"message":{"text":"P d 1 top \"x\""}}}"#
@@ -110,12 +111,12 @@ struct WebViewChannelTests {
 
     @Test func beforeTheTapIsSetANewProcessRunsUnarmed() {
         var c = WebViewChannel(kind: .webkit)
-        c.opened()
+        c.opened(now: 0)
         _ = c.takeSends()
         let first = c.receive(created("page-7"))
         #expect(first == .ready)
         _ = c.receive(created("page-17", provisional: true, paused: true))
-        do { let got = c.takeSends().map(text); #expect(got == [#"{"id":2,"method":"Target.resume","params":{"targetId":"page-17"}}"#]) }
+        do { let got = c.takeSends().map(text); #expect(got == [#"{"id":3,"method":"Target.resume","params":{"targetId":"page-17"}}"#]) }
     }
 
     @Test func provisionalTargetsBeingArmedAreBounded() {
@@ -129,7 +130,7 @@ struct WebViewChannelTests {
 
     @Test func devToolsSocketsAreNotTargets() throws {
         var c = WebViewChannel(kind: .cdp)
-        c.opened()
+        c.opened(now: 0)
         do { let got = c.takeSends().isEmpty; #expect(got) }
         let (id, b) = try command(&c, "Runtime.enable")
         #expect(text(b) == #"{"id":1,"method":"Runtime.enable","params":{}}"#)

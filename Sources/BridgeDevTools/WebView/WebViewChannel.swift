@@ -3,13 +3,16 @@ import BridgeJSON
 /// The framing of one page socket, DevTools or WebKit inspector, as a pure value type:
 /// commands out with their ids, answers and events in (docs/WEBVIEW-TARGETS.md).
 ///
-/// DevTools page sockets take commands as they are. WebKit's page sockets hold targets
-/// (``WebInspectorTargets``): a command goes wrapped to the page target. Commands wait
-/// until WebKit has named the page target (``isReady``).
+/// DevTools page sockets take commands as they are. WebKit's page sockets mostly hold
+/// targets (``WebInspectorTargets``): a command goes wrapped to the page target. A WebKit
+/// socket that is the page itself (no Target domain) is told apart by what it says: it
+/// answers the probe sent on opening (``opened(now:)``) and names no target in time
+/// (``tick(now:)``); its commands then go as they are. Commands wait until the page
+/// target is known (``isReady``).
 ///
 /// A cross-site navigation runs in a new web process (WKWebView, and the shell: docs/WEBKIT.md),
 /// which WebKit shows as a provisional target that does not carry the bootstrap script over.
-/// The channel asks WebKit to pause new targets (``opened()``); a provisional page target
+/// The channel asks WebKit to pause new targets (``opened(now:)``); a provisional page target
 /// is armed as the page target was (the console, the page agent, ``bootstrap``) and resumed
 /// once the bootstrap is set, so the new process's first document runs the tap; the
 /// commit makes it the page target. What the channel sends of its own accord waits in
@@ -58,13 +61,24 @@ struct WebViewChannel: Sendable {
     /// Whether commands can be sent.
     var isReady: Bool { kind == .cdp || target != nil }
 
-    /// The socket opened: WebKit is asked to pause the targets it creates from now on.
-    mutating func opened() {
+    /// The socket opened at `now` (ns): for WebKit, the probe for a socket that is the page
+    /// itself, and the request to pause the targets WebKit creates from now on (a page
+    /// itself refuses it: harmless). In ``takeSends()``.
+    mutating func opened(now: Int64) {
         guard kind == .webkit else { return }
         sends.append(wire.outer("Target.setPauseOnStart", ["pauseOnStart": true]).bytes)
+        sends.append(wire.probe(now: now))
     }
 
-    /// What the channel sends of its own accord (arming and resuming targets), in order; taken once.
+    /// Time passed: `.ready` once a WebKit socket is known to be the page itself (it
+    /// answered the probe and named no target within ``WebInspectorTargets/directGraceNs``).
+    mutating func tick(now: Int64) -> Incoming? {
+        guard kind == .webkit, target == nil, wire.decide(now: now) else { return nil }
+        target = WebInspectorTargets.directTarget
+        return .ready
+    }
+
+    /// What the channel sends of its own accord (the probe, arming and resuming targets), in order; taken once.
     mutating func takeSends() -> [[UInt8]] {
         defer { sends = [] }
         return sends

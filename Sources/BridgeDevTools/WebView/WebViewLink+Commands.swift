@@ -63,16 +63,19 @@ extension WebViewLink {
         try value(of: try await command("Runtime.evaluate", ["expression": .string(expression), "returnByValue": true]))
     }
 
-    /// Waits until WebKit has named the page target (DevTools: at once), at most `seconds`.
+    /// Waits until WebKit has named the page target, or its socket is known to be the
+    /// page itself (DevTools: at once), at most `seconds`.
     func waitReady(seconds: Double) async throws(CaptureError) {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
+            tick()
             let (ready, failure) = state.withLock { ($0.connected && $0.channel.isReady, $0.failure) }
             if let failure { throw CaptureError(errorKind, failure) }
             if ready { return }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        throw CaptureError(errorKind, "\(spec): the page's socket did not become usable within \(Int(seconds)) s")
+        throw CaptureError(errorKind, "\(spec): the page's socket did not become usable within \(Int(seconds)) s"
+            + (spec.kind == .webkit ? " (it named no target, and did not answer a command as the page itself)" : ""))
     }
 
     /// Probes the page every 20 ms until `done` holds (evaluations that fail while a

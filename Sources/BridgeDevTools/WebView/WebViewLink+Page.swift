@@ -120,20 +120,22 @@ extension WebViewLink {
     /// UTF-8; for iOS, not JSON).
     package func post(_ bytes: [UInt8]) -> Task<PagePost, any Error> {
         let kind = errorKind
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return Task { .notSent("not UTF-8: a JavaScript string cannot carry it") }
-        }
-        guard let shape = state.withLock({ s -> WebViewScript.Shape? in s.fresh = false; return s.shape }) else {
+        guard let shape = state.withLock({ $0.shape }) else {
             return Task { throw CaptureError(kind, "the link is not open") }
         }
-        let answer = enqueue("Runtime.evaluate", ["expression": .string(WebViewScript.post(text, shape: shape)), "returnByValue": true])
+        let expression: String
+        switch WebViewScript.posting(bytes, shape: shape) {
+        case .notSent(let why): return Task { .notSent(why) }
+        case .evaluate(let e): expression = e
+        }
+        state.withLock { $0.fresh = false }
+        let answer = enqueue("Runtime.evaluate", ["expression": .string(expression), "returnByValue": true])
         return Task { [self] in
             let text = try value(of: try await answer.value) ?? ""
-            switch text.first {
-            case "s": return .crossed(shape == .android ? bytes : Array(text.utf8.dropFirst()))
-            case "n": return .notSent(String(text.dropFirst()))
-            default: throw CaptureError(kind, "posting through the bridge gave \(text.isEmpty ? "no answer" : text)")
+            guard let outcome = WebViewScript.outcome(text, posted: bytes, shape: shape) else {
+                throw CaptureError(kind, "posting through the bridge gave \(text.isEmpty ? "no answer" : text)")
             }
+            return outcome
         }
     }
 }

@@ -1,5 +1,6 @@
 import BridgeArchive
 import BridgeCapture
+import BridgeClock
 import BridgeJSON
 import BridgeTransport
 import Logging
@@ -111,9 +112,14 @@ package final class WebViewLink: PageBridge {
     func opened() {
         state.withLock { s in
             s.connected = true
-            s.channel.opened()
+            s.channel.opened(now: WallClock.now.nanoseconds)
             for bytes in s.channel.takeSends() { outbound.yield(bytes) }
         }
+    }
+
+    /// Time passed: a WebKit socket may now be known to be the page itself.
+    func tick() {
+        state.withLock { s in _ = s.channel.tick(now: WallClock.now.nanoseconds) }
     }
 
     /// Fails every waiter and ends the answers (the first reason wins).

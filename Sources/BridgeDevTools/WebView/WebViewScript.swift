@@ -1,4 +1,5 @@
 import BridgeJSON
+import BridgeTransport
 
 /// The JavaScript a WebView target evaluates in the page (docs/WEBVIEW-TARGETS.md): a
 /// probe for the bridge's shape, a stand-in `GBGBridge.receive` where the page has none
@@ -62,21 +63,66 @@ enum WebViewScript {
     /// Whether the tap is in the document.
     static let tapPresent = "!!globalThis[Symbol.for(\"bridgescope.tap\")]"
 
+    /// What posting `bytes` in `shape` takes: the expression to evaluate in the page
+    /// (``post(_:shape:)``), or why nothing can be posted (bytes that are not UTF-8: a
+    /// JavaScript string cannot carry them).
+    static func posting(_ bytes: [UInt8], shape: Shape) -> Posting {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .notSent("not UTF-8: a JavaScript string cannot carry it")
+        }
+        return .evaluate(post(text, shape: shape))
+    }
+
+    /// Either an expression to evaluate or why nothing is posted.
+    enum Posting: Sendable, Equatable {
+        case evaluate(String)
+        case notSent(String)
+    }
+
     /// Posts `text` through the bridge in `shape`, as a journey would, and evaluates to
     /// `s` + what crossed, or `n` + why nothing was posted. iOS: the page's object is
     /// `JSON.parse(text)` (so duplicate keys keep their last value and numbers are
     /// doubles: what crossed is `JSON.stringify` of it); text that does not parse is not
     /// posted, nor a JSON string (one host reads a posted string as the JSON text it holds,
-    /// another as a string: PROTOCOL.md §7 leaves it open, so no verdict could rest on it). Android: the string, as it is.
+    /// another as a string: PROTOCOL.md §7 leaves it open, so no verdict could rest on it),
+    /// nor an object the page cannot stringify or WebKit refuses (JSON.parse takes arrays
+    /// nested 10,000 deep that V8's JSON.stringify throws on). Android: the string, as it is.
+    ///
+    /// The answer is always well-formed text: `JSON.stringify` escapes a lone surrogate,
+    /// and a reason (an engine's message quotes a cut of the text, which can split a
+    /// surrogate pair) is cut to ``maxReasonUnits`` and has its lone surrogates replaced
+    /// by U+FFFD. An inspector message holding a lone surrogate would not parse, and the
+    /// post would wait for an answer that never comes.
     static func post(_ text: String, shape: Shape) -> String {
         switch shape {
         case .ios:
-            return "(function (t) { var o; try { o = JSON.parse(t); } catch (e) { return \"nnot JSON in JavaScript: \" + e.message; } "
+            return "(function (t) { function n(m) { m = String(m).slice(0, \(maxReasonUnits)); var r = \"n\"; "
+                + "for (var i = 0; i < m.length; i++) { var c = m.charCodeAt(i); "
+                + "if (c >= 0xD800 && c <= 0xDBFF && i + 1 < m.length && (m.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { r += m.slice(i, i + 2); i++; } "
+                + "else { r += (c & 0xF800) === 0xD800 ? \"\\ufffd\" : m.charAt(i); } } return r; } "
+                + "var o, s; try { o = JSON.parse(t); } catch (e) { return n(e instanceof SyntaxError ? "
+                + "\"not JSON in JavaScript: \" + e.message : \"the page's JSON.parse could not take it: \" + e); } "
                 + "if (typeof o === \"string\") { return \"na string: how a host reads a posted string the protocol leaves open\"; } "
-                + "var s = JSON.stringify(o); window.webkit.messageHandlers.gbgBridge.postMessage(o); return \"s\" + s; })("
-                + literal(text) + ")"
+                + "try { s = JSON.stringify(o); } catch (e) { return n(\"the page's JSON.stringify could not take it: \" + e); } "
+                + "try { window.webkit.messageHandlers.gbgBridge.postMessage(o); } catch (e) { return n(\"the bridge refused the object: \" + e); } "
+                + "return \"s\" + s; })(" + literal(text) + ")"
         case .android:
             return "(function (t) { window.GBGBridge.postMessage(t); return \"s\"; })(" + literal(text) + ")"
+        }
+    }
+
+    /// The longest reason the page gives for not posting: 300 UTF-16 units.
+    static let maxReasonUnits = 300
+
+    /// What the page's answer to ``post(_:shape:)`` means for `bytes` posted in `shape`:
+    /// what crossed (iOS: the text after `s`; Android: the bytes as they were), or why
+    /// nothing was posted; nil for an answer the expression never gives.
+    static func outcome(_ answer: String, posted bytes: [UInt8], shape: Shape) -> PagePost? {
+        var rest = answer.utf8[...]
+        switch rest.popFirst() {
+        case UInt8(ascii: "s"): return .crossed(shape == .android ? bytes : Array(rest))
+        case UInt8(ascii: "n"): return .notSent(String(decoding: rest, as: UTF8.self))
+        default: return nil
         }
     }
 

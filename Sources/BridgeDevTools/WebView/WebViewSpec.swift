@@ -7,8 +7,11 @@ import Glibc
 /// A WebView reached through its debugging door, as `replay --target` and `fuzz --target`
 /// name it (docs/WEBVIEW-TARGETS.md): `cdp:http://HOST:PORT` (the DevTools protocol: an
 /// Android debug WebView through `adb forward`, Chromium) or `webkit:http://HOST:PORT`
-/// (WebKit's inspector protocol: `bridgescope-webkit --inspector`, a WKWebView through
-/// ios_webkit_debug_proxy), each with an optional `#URL-SUBSTRING` choosing the page.
+/// (WebKit's inspector protocol: `bridgescope-webkit --inspector`, WebKitGTK's inspector
+/// server; a WKWebView through ios_webkit_debug_proxy's device port, read but not tried:
+/// docs/WEBVIEW-TARGETS.md), each with an optional `#URL-SUBSTRING` choosing the page: a
+/// plain substring of the URL as the page list shows it, taken as written (no
+/// percent-decoding; spaces kept).
 package struct WebViewSpec: Sendable, Hashable, CustomStringConvertible {
     /// Which debugging protocol.
     package enum Kind: String, Sendable, Hashable {
@@ -72,12 +75,16 @@ package struct WebViewSpec: Sendable, Hashable, CustomStringConvertible {
             guard ContinuousClock.now < deadline else { break }
             usleep(100_000)
         }
+        // A page list shows URLs percent-encoded: a space or a non-ASCII letter in the filter
+        // matches only the rare URL that keeps one (a data: URL's text).
+        let hint = pageFilter.map { $0.contains(where: { !$0.isASCII || $0.isWhitespace }) } == true
+            ? " (URLs are listed percent-encoded: write a space as %20, é as %C3%A9)" : ""
         switch kind {
         case .cdp:
-            throw CaptureError(.cdp, "no page" + (pageFilter.map { " whose URL contains \"\($0)\"" } ?? "")
+            throw CaptureError(.cdp, "no page" + (pageFilter.map { " whose URL contains \"\($0)\"\(hint)" } ?? "")
                 + " to attach to at \(endpoint) within \(Int(seconds)) s (a page another DevTools client holds has no WebSocket): open one in the WebView")
         case .webkit:
-            throw CaptureError(.webkit, "no inspectable page" + (pageFilter.map { " whose URL contains \"\($0)\"" } ?? "")
+            throw CaptureError(.webkit, "no inspectable page" + (pageFilter.map { " whose URL contains \"\($0)\"\(hint)" } ?? "")
                 + " at \(endpoint) within \(Int(seconds)) s: \(WebInspectorEndpoint.advice)")
         }
     }
