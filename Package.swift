@@ -220,6 +220,8 @@ let package = Package(
         .testTarget(name: "BridgeFuzzTests", dependencies: ["BridgeFuzz", "BridgeModel", "BridgeTransport", "BridgeTestSupport"], swiftSettings: strict),
         // The Swift tap's test driver (the Java and JavaScript taps have the same one).
         .executableTarget(name: "TapDriver", dependencies: ["BridgeTap"], path: "Tests/TapDriver", swiftSettings: strict),
+        // WebViewProcessSwapTests' driver: a WebView link in a process of its own.
+        .executableTarget(name: "WebViewDriver", dependencies: ["BridgeDevTools"], path: "Tests/WebViewDriver", swiftSettings: strict),
         .testTarget(
             name: "BridgeTapTests",
             dependencies: ["BridgeTap", "BridgeCapture", "BridgeArchive", "BridgeTestSupport", .product(name: "Crypto", package: "swift-crypto")],
@@ -250,6 +252,6 @@ let package = Package(
             dependencies: ["BridgeOTLP", "BridgeAnalysis", "BridgeArchive", "BridgeTestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "bridgescopeTests", dependencies: ["BridgeDevTools", "BridgeProtocol", "BridgeReport", "BridgeTestSupport", "BridgeTransport"], swiftSettings: strict),
+        .testTarget(name: "bridgescopeTests", dependencies: ["BridgeProtocol", "BridgeReport", "BridgeTestSupport"], swiftSettings: strict),
     ]
 )

@@ -73,6 +73,8 @@ package final class WebViewLink: PageBridge {
     package var pageURL: String { state.withLock { $0.pageURL } }
     /// Whether the current document was loaded by this link and nothing was posted in it.
     package var documentIsFresh: Bool { state.withLock { $0.fresh } }
+    /// WebKit's page target the link drives now (a navigation to another process changes it); nil for DevTools.
+    package var pageTarget: String? { state.withLock { spec.kind == .webkit ? $0.channel.target : nil } }
     /// Why the link failed (the page crashed, the inspector went away), if it did.
     package var failure: String? { state.withLock { $0.failure } }
 
