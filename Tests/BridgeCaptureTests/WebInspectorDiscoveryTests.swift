@@ -181,7 +181,7 @@ struct WebInspectorDiscoveryTests {
 
     /// No body crashes the reader: random bytes and cut lists.
     @Test func noBodyCrashesTheListing() {
-        var random = SeededBytes(seed: 9221)
+        var random = SplitMix64(seed: 9221)
         let real = Array(Self.iwdpJSON.utf8) + Array(Self.iwdpDevices.utf8)
         for round in 0..<3000 {
             var body = round % 2 == 0 ? random.bytes(Int(random.next() % 200)) : Array(real.prefix(Int(random.next() % UInt64(real.count))))

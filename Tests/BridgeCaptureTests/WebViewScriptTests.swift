@@ -80,7 +80,7 @@ struct WebViewScriptTests {
     /// No input crashes the decisions or the text: random bytes, mostly JSON-ish, either
     /// give "not UTF-8" or an expression whose literal reads back as the text.
     @Test func noInputCrashesThePosting() throws {
-        var random = SeededBytes(seed: 2041)
+        var random = SplitMix64(seed: 2041)
         for round in 0..<3000 {
             let bytes = round % 3 == 0 ? random.bytes(Int(random.next() % 64)) : Self.hostileText(&random, length: Int(random.next() % 64)).utf8.map { $0 }
             for shape in [WebViewScript.Shape.ios, .android] {
@@ -98,7 +98,7 @@ struct WebViewScriptTests {
     }
 
     /// Text built from the characters that break quoting and JSON.
-    static func hostileText(_ random: inout SeededBytes, length: Int) -> String {
+    static func hostileText(_ random: inout SplitMix64, length: Int) -> String {
         let pieces = ["{", "}", "[", "]", "\"", "\\", ":", ",", "1", "9007199254740993", "1e400", "-0", "\"a\"", "null",
                       "</script>", "\u{2028}", "\u{2029}", "\u{0}", "\n", "'", "`", "😀", "é", "\\ud800", "\\u0000", " ", "\u{FEFF}"]
         return (0..<length).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
@@ -232,7 +232,7 @@ struct WebViewScriptTests {
     /// Hostile text in both shapes: every answer is `s` or `n`, never an exception in
     /// the page; Android posts it unchanged; iOS posts only what it answers `s` for.
     @Test(.enabled(if: nodeEnabled, "node is not installed")) func noInputThrowsInThePage() throws {
-        var random = SeededBytes(seed: 7)
+        var random = SplitMix64(seed: 7)
         let texts = (0..<300).map { _ in Self.hostileText(&random, length: Int(random.next() % 48)) }
         let runs = try runInNode(texts.map { ($0, .ios) } + texts.map { ($0, .android) })
         #expect(runs.count == texts.count * 2)

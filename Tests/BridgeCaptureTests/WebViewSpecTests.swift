@@ -85,7 +85,7 @@ struct WebViewSpecTests {
 
     /// Whatever is written, parsing ends in a spec, nil or a usage error.
     @Test func noTextCrashesTheParser() throws {
-        var random = SeededBytes(seed: 41)
+        var random = SplitMix64(seed: 41)
         let alphabet = Array("cdp:webkit:http://[]#%@/?: 0123456789é\u{0}\u{2028}".unicodeScalars)
         for _ in 0..<5000 {
             let count = Int(random.next() % 40)

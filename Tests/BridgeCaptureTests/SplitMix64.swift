@@ -1,5 +1,5 @@
-/// A small deterministic generator (SplitMix64) for the hostile-input tests.
-struct SeededBytes {
+/// A small deterministic generator (SplitMix64) for reproducible random and hostile-input tests.
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
