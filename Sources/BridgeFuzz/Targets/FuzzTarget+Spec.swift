@@ -8,6 +8,14 @@ package protocol BlackBoxSettings {
     var maxStepDelayMs: Int64 { get set }
 }
 
+extension BlackBoxSettings {
+    /// The longest a case waits, after the last final answer, for the host to fall quiet
+    /// (its settle time without a message): a host that keeps talking (an event every few
+    /// milliseconds, as events are allowed) ends the quiet wait here rather than holding the
+    /// case, and the run, for good. What it said by then is judged. 5 s.
+    static var maxQuietWaitMs: Int64 { 5_000 }
+}
+
 extension StdioTarget: BlackBoxSettings {}
 extension WebViewTarget: BlackBoxSettings {}
 extension WebSocketTarget: BlackBoxSettings {}

@@ -162,7 +162,8 @@ extension StdioTarget {
         // Quiet output for settleMs: a second answer, an unsolicited one, shows up here.
         var quietSince = clock.now
         let settle = fresh ? confirmSettleMs : settleMs
-        while clock.now - quietSince < .milliseconds(settle) && !timeUp() && !flooded {
+        let quietCap = clock.now + .milliseconds(Self.maxQuietWaitMs)
+        while clock.now - quietSince < .milliseconds(settle) && clock.now < quietCap && !timeUp() && !flooded {
             let n = trace.events.count
             let left = Int32(max(1, min(10, (Duration.milliseconds(settle) - (clock.now - quietSince)) / .milliseconds(1))))
             if !collect(left) && p.status() != nil { break }

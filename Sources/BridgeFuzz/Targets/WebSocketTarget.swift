@@ -159,7 +159,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         let t0 = clock.now
         @Sendable func now() -> Int64 { Int64((clock.now - t0) / .milliseconds(1)) }
         let steps = input.steps
-        let maxStep = maxStepDelayMs, settle = settleMs
+        let maxStep = maxStepDelayMs, settle = settleMs, quietWaitMs = Self.maxQuietWaitMs
         let checker = checker(oracles: [])
         let timeUp = { @Sendable in deadline.map { clock.now >= $0 } ?? false }
         do {
@@ -189,7 +189,8 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
                 }
                 // Quiet for settleMs: a second answer, an unsolicited one, shows up here.
                 let answered = clock.now
-                while !timeUp() {
+                let quietCap = answered + .milliseconds(quietWaitMs)
+                while !timeUp() && clock.now < quietCap {
                     let last = recorder.lock.withLock { recorder.lastReceived } ?? answered
                     if clock.now - max(last, answered) >= .milliseconds(settle) { break }
                     try await Task.sleep(for: .milliseconds(1))

@@ -66,7 +66,8 @@ extension WebViewTarget {
             // Quiet for the settle time: a second answer, an unsolicited one, shows up here.
             let answered = clock.now
             let settle = fresh ? confirmSettleMs : settleMs
-            while !timeUp() && bridge.failure == nil {
+            let quietCap = answered + .milliseconds(Self.maxQuietWaitMs)
+            while !timeUp() && bridge.failure == nil && clock.now < quietCap {
                 let last = recorder.lock.withLock { recorder.lastReceived } ?? answered
                 if clock.now - max(last, answered) >= .milliseconds(settle) { break }
                 try? await Task.sleep(for: .milliseconds(1))
