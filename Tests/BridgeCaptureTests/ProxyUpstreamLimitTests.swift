@@ -154,6 +154,7 @@ struct ProxyUpstreamLimitTests {
 
     static func check(_ r: (code: UInt16?, seconds: Double, echoes: [[UInt8]]), path: String, limit: String, within: Double) throws {
         #expect(r.code == 1014, "the hostile page closed with \(r.code.map(String.init) ?? "no close frame")")
+        // A bound against a page never told, not a timing target: a starved full run took 106 s.
         #expect(r.seconds < within, "told after \(r.seconds) s")
         #expect(r.echoes == [ScriptedWebSide.request(1), ScriptedWebSide.request(2)], "the other page was not relayed")
         let archive = try RecordedExchange(archive: path)
@@ -165,14 +166,14 @@ struct ProxyUpstreamLimitTests {
         let path = temporaryPath("proxy-limit-flood.bsz")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try await Self.run(.flood, limits: ProxyLimits(maxInboundBytesPerSecond: 64 << 10), maxMessageBytes: 64 << 10, path: path)
-        try Self.check(r, path: path, limit: "bytes a second", within: 60)
+        try Self.check(r, path: path, limit: "bytes a second", within: 600)
     }
 
     @Test func anUpstreamThatDripsAFrameIsClosed() async throws {
         let path = temporaryPath("proxy-limit-drip.bsz")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try await Self.run(.drip, limits: ProxyLimits(messageTimeout: 1), path: path)
-        try Self.check(r, path: path, limit: "not completed within 1.0 s", within: 60)
+        try Self.check(r, path: path, limit: "not completed within 1.0 s", within: 600)
         let archive = try RecordedExchange(archive: path)
         let told = ProxyUpstreamWaitTests.proxySeconds(archive)
         #expect(told.map { $0 >= 0.9 && $0 < 5 } == true, "the proxy told the page after \(told.map { "\($0)" } ?? "?") s")
@@ -182,14 +183,14 @@ struct ProxyUpstreamLimitTests {
         let path = temporaryPath("proxy-limit-bomb.bsz")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try await Self.run(.bomb, limits: ProxyLimits(), deflate: true, path: path)
-        try Self.check(r, path: path, limit: "inflates more than 100 times", within: 60)
+        try Self.check(r, path: path, limit: "inflates more than 100 times", within: 600)
     }
 
     @Test func anUpstreamOverTheMemoryBudgetIsClosed() async throws {
         let path = temporaryPath("proxy-limit-budget.bsz")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try await Self.run(.overBudget, limits: ProxyLimits(memoryBudget: 1 << 20), path: path)
-        try Self.check(r, path: path, limit: "memory budget exhausted", within: 60)
+        try Self.check(r, path: path, limit: "memory budget exhausted", within: 600)
     }
 
     /// `WebSocketClient` (replay, fuzzing, benchmarks) keeps the same inflation ratio.

@@ -124,13 +124,19 @@ extension WebViewLink {
             return Task { throw CaptureError(kind, "the link is not open") }
         }
         let expression: String
+        var pieces: [Task<JSONObject, any Error>] = []
         switch WebViewScript.posting(bytes, shape: shape) {
         case .notSent(let why): return Task { .notSent(why) }
         case .evaluate(let e): expression = e
+        case .evaluateInPieces(let parts, let e):
+            // Pipelined like posts: the pieces, then the post that takes them (one socket, in order).
+            pieces = parts.map { enqueue("Runtime.evaluate", ["expression": .string($0), "returnByValue": true]) }
+            expression = e
         }
         state.withLock { $0.fresh = false }
         let answer = enqueue("Runtime.evaluate", ["expression": .string(expression), "returnByValue": true])
         return Task { [self] in
+            for piece in pieces { _ = try value(of: try await piece.value) }
             let text = try value(of: try await answer.value) ?? ""
             guard let outcome = WebViewScript.outcome(text, posted: bytes, shape: shape) else {
                 throw CaptureError(kind, "posting through the bridge gave \(text.isEmpty ? "no answer" : text)")
