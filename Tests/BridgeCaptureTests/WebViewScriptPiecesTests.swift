@@ -79,4 +79,14 @@ struct WebViewScriptPiecesTests {
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 6 && lines.allSatisfy { $0 == "same" }, "\(r.stdout.prefix(2000))")
     }
+
+    /// The tap itself goes to WebKit in one command (`Page.setBootstrapScript`, and the
+    /// evaluation in the current document): it must stay under the same limit.
+    @Test func theTapFitsInOneInspectorCommand() throws {
+        let source = try String(contentsOf: ProjectPaths.root.appendingPathComponent("tools/taps/js/bridge-tap.js"), encoding: .utf8)
+        let script = WebInspectorTapScript.script(tapSource: source, prefix: "__bridgescope_tap_0123456789abc")
+        var wire = WebInspectorTargets()
+        let bytes = wire.wrap("page-7", "Page.setBootstrapScript", ["source": .string(script)]).bytes
+        #expect(bytes.count < 120_000, "\(bytes.count) bytes: WebKit's inspector closes the socket past 128 KiB")
+    }
 }
