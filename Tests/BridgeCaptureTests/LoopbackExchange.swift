@@ -125,8 +125,13 @@ enum LoopbackExchange {
         return (conn, Array(head.utf8))
     }
 
-    /// Reads and drops what comes on `conn` until the peer closes it.
+    /// Reads and drops what comes on `conn` until the peer closes it, or nothing has come
+    /// for 60 s: a peer that never closes (a connection left open in a failed test) must
+    /// not leave this thread blocked, which kept a finished test run from exiting (two
+    /// clean-clone runs sat idle with all tests done and this thread in `recv`).
     static func drain(_ conn: Int32) {
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        _ = setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var chunk = [UInt8](repeating: 0, count: 4096)
         while recv(conn, &chunk, chunk.count, 0) > 0 {}
     }
