@@ -5,20 +5,49 @@ import Testing
 
 /// A black-box target waits for every request object's final answer, counted per request,
 /// not per id: a request reusing an id still in use, rejected BUSY at once, leaves the
-/// first one owed (the third host's false unjustified-busy on a loaded CI machine).
+/// first one owed (the third host's false unjustified-busy on a loaded CI machine); one
+/// the host ignores (§7) does not hold the case to its deadline.
 @Suite struct AnswerWaitsTests {
     let later = ContinuousClock.now + .seconds(60)
 
-    @Test func twoRequestsUnderOneIdOweTwoAnswers() {
+    @Test func aRequestUnderAnOpenIdIsOptionalAndItsRejectionLeavesTheFirstOwed() {
         var w = AnswerWaits()
         w.add(["x"], deadline: later)
         w.add(["x"], deadline: later)
-        do { let r = w.answered("x"); #expect(r) }
-        #expect(!w.isEmpty && w.contains("x"))
+        #expect(!w.isEmpty && w.entries.map(\.optional) == [false, true])
+        do { let r = w.answered("x", rejection: true); #expect(r) }
+        #expect(!w.isEmpty && w.contains("x"), "the rejection was the second's: the first is still owed")
         do { let r = w.answered("x"); #expect(r) }
         #expect(w.isEmpty && !w.contains("x"))
         let third = w.answered("x")
         #expect(!third, "a third answer settles nothing")
+    }
+
+    /// §7: a host may ignore a request whose id is open (the reference host does). One
+    /// answer ends the wait; the ignored request does not hold the case to its deadline.
+    @Test func oneAnswerEndsTheWaitWhenTheHostIgnoresTheReusedId() {
+        var w = AnswerWaits()
+        w.add(["n-1"], deadline: later)
+        w.add(["n-1"], deadline: later)
+        w.add(["n-1", "other"], deadline: later)
+        do { let r = w.answered("n-1"); #expect(r) }
+        #expect(w.isEmpty, "only optional requests are left")
+        #expect(w.contains("n-1") && w.entries.count == 2)
+        w.add(["n-1"], deadline: later)
+        #expect(w.isEmpty, "still open under n-1: optional too")
+        w.add(["fresh"], deadline: later)
+        #expect(!w.isEmpty)
+    }
+
+    /// An id reused after its answer came is a new request, waited for as any other.
+    @Test func anIdReusedAfterItsAnswerIsWaitedFor() {
+        var w = AnswerWaits()
+        w.add(["x"], deadline: later)
+        _ = w.answered("x")
+        w.add(["x"], deadline: later)
+        #expect(!w.isEmpty)
+        do { let r = w.answered("x", rejection: true); #expect(r) }
+        #expect(w.isEmpty, "no optional one under x: the rejection answers the request")
     }
 
     @Test func anAnswerToAnyIdOfARequestObjectWithDuplicateKeysSettlesIt() {
@@ -62,5 +91,27 @@ import Testing
         }
         #expect(answers.count == 2, "\(answers)")
         #expect(answers.contains { $0.contains("BUSY") } && answers.contains { $0.contains(#""status":"success""#) }, "\(answers)")
+    }
+}
+
+/// The reference host ignores a request under an open id (its §7 choice): a case with
+/// three requests under `n-1` (corpus/seeds/duplicate-id-in-flight.jsonl) ends after the
+/// one answer, long before the ignored requests' 30 s deadline.
+@Suite struct ReusedOpenIdTests {
+    @Test func aCaseWithAnIgnoredReusedIdEndsAfterTheAnswer() async throws {
+        func request(_ action: String) -> FuzzStep {
+            FuzzStep(delayMs: 10, message: Array(#"{"version":"1.0","correlationId":"n-1","type":"request","timestamp":1700000000000,"payload":{"action":"\#(action)"}}"#.utf8))
+        }
+        let target = StdioTarget(command: "\(ProjectPaths.binary.path) host --stdio", scenario: nil)
+        // 20 s: the run's own bound, well short of the ignored requests' 30 s deadline.
+        let trace = await target.run(FuzzInput([request("nfc.read"), request("nfc.read"), request("capability.query")]),
+                                     until: ContinuousClock.now + .seconds(20))
+        let answers = trace.events.filter {
+            if case .received(let b, _) = $0 { return String(decoding: b, as: UTF8.self).contains(#""type":"response""#) }
+            return false
+        }
+        let cutShort = trace.cutShort
+        #expect(answers.count == 1)
+        #expect(!cutShort, "the case waited for a request the host may ignore (PROTOCOL.md §7)")
     }
 }

@@ -79,7 +79,7 @@ extension StdioTarget {
                     waiting.add([id], deadline: clock.now + .milliseconds(checker.deadline(d.partial.action ?? "", model: checker.model)))
                 }
                 if d.partial.status != .acknowledged {
-                    waiting.answered(id)
+                    waiting.answered(id, rejection: AnswerWaits.isRejection(d))
                     if let n = pending[id]?.count, n > 0 { pending[id]!.count = n - 1 }
                 }
             }

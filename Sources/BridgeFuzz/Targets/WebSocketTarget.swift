@@ -98,7 +98,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
                 // An answer that came before its send was recorded (a page's bridge tells
                 // what crossed only after the fact): that send then waits for nothing. Only
                 // then: a later request reusing an answered id is waited for as any other.
-                if !waiting.answered(id) && !wasOwed { finallyAnswered.insert(id) }
+                if !waiting.answered(id, rejection: AnswerWaits.isRejection(d)) && !wasOwed { finallyAnswered.insert(id) }
             }
         }
 
