@@ -172,7 +172,15 @@ public final class FuzzEngine {
     public func evaluate(_ input: FuzzInput, cacheMessages: Bool, fresh: Bool = false) async -> ([Violation], Bool) {
         willRun?(input)
         stats.execs += 1
+        let began = ContinuousClock.now
         let trace = fresh ? await target.confirm(input, until: runDeadline) : await target.run(input, until: runDeadline)
+        if ProcessInfo.processInfo.environment["BRIDGESCOPE_FUZZ_DEBUG"] != nil {
+            let ms = Int((ContinuousClock.now - began) / .milliseconds(1))
+            if ms > 1_000 {
+                let first = input.messages.first.map { String(decoding: $0.prefix(300), as: UTF8.self) } ?? ""
+                FileHandle.standardError.write(Data("slow case: execution \(stats.execs)\(fresh ? " (confirmation)" : "") took \(ms) ms, \(input.steps.count) steps, first: \(first)\n".utf8))
+            }
+        }
         if trace.cutShort { stats.cutShort += 1 }
         var sink = FeatureSink()
         var violations = checker.check(trace, features: &sink)

@@ -38,9 +38,11 @@ struct AnswerWaits: Sendable {
 
     /// A request object carrying `ids` (one, or more with duplicate keys), due by `deadline`;
     /// optional when one of its ids is open.
-    mutating func add(_ ids: [String], deadline: ContinuousClock.Instant) {
+    /// `reusedOpenId`: the sender knew one of its ids was open when it sent it (a page's
+    /// send is recorded after the fact, by when the earlier one may have been answered).
+    mutating func add(_ ids: [String], deadline: ContinuousClock.Instant, reusedOpenId: Bool = false) {
         guard !ids.isEmpty else { return }
-        let reused = entries.contains { $0.ids.contains(where: ids.contains) }
+        let reused = reusedOpenId || entries.contains { $0.ids.contains(where: ids.contains) }
         entries.append(Entry(ids: ids, deadline: deadline, optional: reused))
     }
 

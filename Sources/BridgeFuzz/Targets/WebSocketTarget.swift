@@ -82,8 +82,17 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         var stale: Set<String> = []
         /// Ids this case sent.
         var caseIds: Set<String> = []
-        /// Ids whose final answer came (before the send was recorded, too).
-        var finallyAnswered: Set<String> = []
+        /// Final answers that came before their send was recorded, counted per id: two
+        /// requests under one id answered before either send was recorded are two (kept as
+        /// a set, the second send then waited for an answer that had come, to its 30 s
+        /// deadline).
+        var finallyAnswered: [String: Int] = [:]
+        /// Request ids of sends begun and not yet recorded (a page's bridge), counted.
+        var inFlight: [String: Int] = [:]
+        /// The request ids each reserved place put in ``inFlight``.
+        var inFlightAt: [Int: [String]] = [:]
+        /// Reserved places whose request reused an id open when its send began.
+        var reusesOpenId: Set<Int> = []
         let decoder = EnvelopeDecoder()
 
         func received(_ bytes: [UInt8], atMs: Int64) {
@@ -98,7 +107,7 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
                 // An answer that came before its send was recorded (a page's bridge tells
                 // what crossed only after the fact): that send then waits for nothing. Only
                 // then: a later request reusing an answered id is waited for as any other.
-                if !waiting.answered(id, rejection: AnswerWaits.isRejection(d)) && !wasOwed { finallyAnswered.insert(id) }
+                if !waiting.answered(id, rejection: AnswerWaits.isRejection(d)) && !wasOwed { finallyAnswered[id, default: 0] += 1 }
             }
         }
 
@@ -109,16 +118,30 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             lock.lock(); defer { lock.unlock() }
             // Every request object is answered, whatever else is wrong with it (§7).
             let request = RequestObject(bytes)
-            if let r = request, !r.ids.contains(where: finallyAnswered.contains) {
-                waiting.add(r.ids, deadline: deadline(r.action ?? ""))
-            }
             let ids = LooseIds.scan(bytes)
+            // Each early answer stands for one send: this one takes at most one per id.
+            var taken: Set<String> = []
+            func take(_ id: String) {
+                guard !taken.contains(id), let n = finallyAnswered[id] else { return }
+                taken.insert(id)
+                finallyAnswered[id] = n > 1 ? n - 1 : nil
+            }
+            var reusedOpenId = false
+            if let index {
+                reusedOpenId = reusesOpenId.contains(index)
+                release(index)
+            }
+            if let r = request {
+                if let early = r.ids.first(where: { finallyAnswered[$0] != nil }) {
+                    take(early)
+                } else {
+                    waiting.add(r.ids, deadline: deadline(r.action ?? ""), reusedOpenId: reusedOpenId)
+                }
+            }
             caseIds.formUnion(ids)
             if let id = d.partial.correlationId { caseIds.insert(id) }
-            if d.partial.type == .request { owed.formUnion(ids.filter { !finallyAnswered.contains($0) }) }
-            // Each early answer stands for one send.
-            finallyAnswered.subtract(ids)
-            if let r = request { finallyAnswered.subtract(r.ids) }
+            if d.partial.type == .request { owed.formUnion(ids.filter { finallyAnswered[$0] == nil && !taken.contains($0) }) }
+            for id in ids { take(id) }
             if let index, index < events.count {
                 events[index] = .sent(step: step, bytes: bytes, atMs: atMs)
             } else {
@@ -128,10 +151,36 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
 
         /// Keeps a place in the events for a send whose bytes are known only once it is
         /// done (what crossed a page's bridge): answers that arrive meanwhile come after it.
-        func reserve(atMs: Int64) -> Int {
-            lock.withLock {
+        /// The ids of `sending` (the bytes about to be sent) are this case's from now on: an
+        /// id that is not freshened (not plain, e.g. U+200B) and that an earlier case sent
+        /// too is answered before its send is recorded, and was dropped as that case's
+        /// leftover (the case then waited 30 s for an answer that had come).
+        /// A request under an id open at this moment (waited for, or sent before it and
+        /// not yet recorded) is optional when its send is recorded (``AnswerWaits``).
+        func reserve(atMs: Int64, sending: [UInt8] = []) -> Int {
+            let ids = LooseIds.scan(sending) + [decoder.decode(sending, direction: .webToHost).partial.correlationId].compactMap { $0 }
+            let requestIds = RequestObject(sending)?.ids ?? []
+            return lock.withLock {
+                caseIds.formUnion(ids)
                 events.append(.received(bytes: [], atMs: atMs))
-                return events.count - 1
+                let index = events.count - 1
+                if requestIds.contains(where: { waiting.contains($0) || inFlight[$0] != nil }) { reusesOpenId.insert(index) }
+                for id in Set(requestIds) { inFlight[id, default: 0] += 1 }
+                inFlightAt[index] = Array(Set(requestIds))
+                return index
+            }
+        }
+
+        /// A reserved place whose send did not happen: its ids are no longer in flight.
+        func unreserve(_ index: Int) {
+            lock.withLock { release(index) }
+        }
+
+        /// Ends a reserved place's send in flight (the lock held).
+        private func release(_ index: Int) {
+            reusesOpenId.remove(index)
+            for id in inFlightAt.removeValue(forKey: index) ?? [] {
+                if let n = inFlight[id] { inFlight[id] = n > 1 ? n - 1 : nil }
             }
         }
 

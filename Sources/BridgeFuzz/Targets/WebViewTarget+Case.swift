@@ -42,8 +42,9 @@ extension WebViewTarget {
                 try? await Task.sleep(for: .milliseconds(min(step.delayMs, maxStepDelayMs)))
             }
             guard case .message(let bytes) = step.kind else { continue }
-            let slot = recorder.reserve(atMs: now())
-            posts.append((slot, i, now(), bridge.post(StdioTarget.freshen(bytes, suffix: suffix))))
+            let fresh = StdioTarget.freshen(bytes, suffix: suffix)
+            let slot = recorder.reserve(atMs: now(), sending: fresh)
+            posts.append((slot, i, now(), bridge.post(fresh)))
         }
         for post in posts {
             do {
@@ -51,7 +52,9 @@ extension WebViewTarget {
                     recorder.sent(crossed, step: post.step, atMs: post.atMs, at: post.slot) {
                         clock.now + .milliseconds(checker.deadline($0, model: checker.model))
                     }
-                }   // not sent: the reserved place stays empty and is dropped
+                } else {
+                    recorder.unreserve(post.slot)   // not sent: the reserved place stays empty and is dropped
+                }
             } catch {
                 failure = bridge.failure ?? "\(error)"
                 break
