@@ -74,3 +74,18 @@ extension PageRecorderTests {
         #expect(r.stillWaiting(at: .now), "k-5 was not open when it went: it is owed")
     }
 }
+
+extension PageRecorderTests {
+    /// A send that is not a request (`"type":"Request"`) does not take the early answer
+    /// of the request under the same id sent after it.
+    @Test func aNonRequestDoesNotTakeTheNextRequestsEarlyAnswer() {
+        let r = WebSocketTarget.Recorder()
+        let notRequest = Array(#"{"version":"1.0","correlationId":"d-1","type":"Request","timestamp":1700000000000,"payload":{"action":"nfc.read"}}"#.utf8)
+        let a = r.reserve(atMs: 0, sending: notRequest)
+        let b = r.reserve(atMs: 0, sending: request("d-1"))
+        r.received(answer("d-1"), atMs: 1)
+        r.sent(notRequest, step: 0, atMs: 0, at: a, deadline: deadline)
+        r.sent(request("d-1"), step: 1, atMs: 0, at: b, deadline: deadline)
+        #expect(!r.stillWaiting(at: .now), "the answer came for the request")
+    }
+}

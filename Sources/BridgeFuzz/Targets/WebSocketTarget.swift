@@ -140,8 +140,13 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             }
             caseIds.formUnion(ids)
             if let id = d.partial.correlationId { caseIds.insert(id) }
-            if d.partial.type == .request { owed.formUnion(ids.filter { finallyAnswered[$0] == nil && !taken.contains($0) }) }
-            for id in ids { take(id) }
+            if d.partial.type == .request {
+                owed.formUnion(ids.filter { finallyAnswered[$0] == nil && !taken.contains($0) })
+                // Only what may be a request takes an early answer: `"type":"Request"` under
+                // d-1 took the answer to the request under d-1 sent after it, which then
+                // waited 30 s.
+                for id in ids { take(id) }
+            }
             if let index, index < events.count {
                 events[index] = .sent(step: step, bytes: bytes, atMs: atMs)
             } else {
