@@ -37,8 +37,10 @@ final class BackgroundRecording: @unchecked Sendable {
         thread.start()
     }
 
-    /// Raises the stop signal and waits (up to 60 s: generous, for a loaded 2-core CI
-    /// machine whose cooperative pool the browser tests keep busy) for the archive to be finished.
+    /// Raises the stop signal and waits (up to 600 s: a hang guard, not a timing; the
+    /// proxy's shutdown needs the cooperative pool, which in a full `make test` on 2 cores
+    /// the synchronous browser and WebKit tests can hold for minutes: at 60 s three proxy
+    /// tests failed together in a clean clone's run, 2026-11-29) for the archive to be finished.
     /// Async, and never blocking a thread of the cooperative pool: the proxy's relays and
     /// its shutdown run there.
     func finish() async -> Bool {
@@ -46,9 +48,9 @@ final class BackgroundRecording: @unchecked Sendable {
         return await wait()
     }
 
-    /// Waits (up to 60 s) for the source to end by itself, off the cooperative pool.
+    /// Waits (up to 600 s) for the source to end by itself, off the cooperative pool.
     func wait() async -> Bool {
-        await offPool { self.done.wait(timeout: .now() + 60) == .success }
+        await offPool { self.done.wait(timeout: .now() + 600) == .success }
     }
 }
 
