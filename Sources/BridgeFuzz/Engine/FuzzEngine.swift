@@ -30,6 +30,9 @@ public final class FuzzEngine {
 
     /// The target.
     public let target: any FuzzTarget
+    /// `BRIDGESCOPE_FUZZ_DEBUG` is set: unconfirmed violations and cases over 1 s are
+    /// printed on standard error (docs/FUZZING.md). Read once, not per execution.
+    static let debug = ProcessInfo.processInfo.environment["BRIDGESCOPE_FUZZ_DEBUG"] != nil
     /// The configuration.
     public let configuration: FuzzConfiguration
     /// The corpus (seeds first).
@@ -174,7 +177,7 @@ public final class FuzzEngine {
         stats.execs += 1
         let began = ContinuousClock.now
         let trace = fresh ? await target.confirm(input, until: runDeadline) : await target.run(input, until: runDeadline)
-        if ProcessInfo.processInfo.environment["BRIDGESCOPE_FUZZ_DEBUG"] != nil {
+        if Self.debug {
             let ms = Int((ContinuousClock.now - began) / .milliseconds(1))
             if ms > 1_000 {
                 let first = input.messages.first.map { String(decoding: $0.prefix(300), as: UTF8.self) } ?? ""
@@ -224,7 +227,7 @@ public final class FuzzEngine {
                 }
                 guard confirmed!.contains(v.key) else {
                     stats.unconfirmed += 1
-                    if ProcessInfo.processInfo.environment["BRIDGESCOPE_FUZZ_DEBUG"] != nil { FileHandle.standardError.write(Data("unconfirmed: \(v)\n".utf8)) }
+                    if Self.debug { FileHandle.standardError.write(Data("unconfirmed: \(v)\n".utf8)) }
                     continue
                 }
             }

@@ -89,10 +89,9 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         var finallyAnswered: [String: Int] = [:]
         /// Request ids of sends begun and not yet recorded (a page's bridge), counted.
         var inFlight: [String: Int] = [:]
-        /// The request ids each reserved place put in ``inFlight``.
-        var inFlightAt: [Int: [String]] = [:]
-        /// Reserved places whose request reused an id open when its send began.
-        var reusesOpenId: Set<Int> = []
+        /// Each reserved place's request ids (put in ``inFlight``), and whether one of them
+        /// was open when its send began.
+        var reserved: [Int: (ids: Set<String>, reusesOpenId: Bool)] = [:]
         let decoder = EnvelopeDecoder()
 
         func received(_ bytes: [UInt8], atMs: Int64) {
@@ -122,15 +121,11 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             // Each early answer stands for one send: this one takes at most one per id.
             var taken: Set<String> = []
             func take(_ id: String) {
-                guard !taken.contains(id), let n = finallyAnswered[id] else { return }
+                guard !taken.contains(id), finallyAnswered[id] != nil else { return }
                 taken.insert(id)
-                finallyAnswered[id] = n > 1 ? n - 1 : nil
+                finallyAnswered.decrementOrRemove(id)
             }
-            var reusedOpenId = false
-            if let index {
-                reusedOpenId = reusesOpenId.contains(index)
-                release(index)
-            }
+            let reusedOpenId = index.flatMap { release($0) } ?? false
             if let r = request {
                 if let early = r.ids.first(where: { finallyAnswered[$0] != nil }) {
                     take(early)
@@ -163,30 +158,32 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
         /// A request under an id open at this moment (waited for, or sent before it and
         /// not yet recorded) is optional when its send is recorded (``AnswerWaits``).
         func reserve(atMs: Int64, sending: [UInt8] = []) -> Int {
-            let ids = LooseIds.scan(sending) + [decoder.decode(sending, direction: .webToHost).partial.correlationId].compactMap { $0 }
-            let requestIds = RequestObject(sending)?.ids ?? []
+            // A request object's ids come decoded (escapes too); LooseIds finds the rest.
+            let requestIds = Set(RequestObject(sending)?.ids ?? [])
+            let ids = LooseIds.scan(sending)
             return lock.withLock {
                 caseIds.formUnion(ids)
+                caseIds.formUnion(requestIds)
                 events.append(.received(bytes: [], atMs: atMs))
                 let index = events.count - 1
-                if requestIds.contains(where: { waiting.contains($0) || inFlight[$0] != nil }) { reusesOpenId.insert(index) }
-                for id in Set(requestIds) { inFlight[id, default: 0] += 1 }
-                inFlightAt[index] = Array(Set(requestIds))
+                let reuses = requestIds.contains { waiting.contains($0) || inFlight[$0] != nil }
+                for id in requestIds { inFlight[id, default: 0] += 1 }
+                reserved[index] = (requestIds, reuses)
                 return index
             }
         }
 
         /// A reserved place whose send did not happen: its ids are no longer in flight.
         func unreserve(_ index: Int) {
-            lock.withLock { release(index) }
+            lock.withLock { _ = release(index) }
         }
 
-        /// Ends a reserved place's send in flight (the lock held).
-        private func release(_ index: Int) {
-            reusesOpenId.remove(index)
-            for id in inFlightAt.removeValue(forKey: index) ?? [] {
-                if let n = inFlight[id] { inFlight[id] = n > 1 ? n - 1 : nil }
-            }
+        /// Ends a reserved place's send in flight (the lock held); whether its request
+        /// reused an open id (nil: no such place).
+        private func release(_ index: Int) -> Bool? {
+            guard let r = reserved.removeValue(forKey: index) else { return nil }
+            for id in r.ids { inFlight.decrementOrRemove(id) }
+            return r.reusesOpenId
         }
 
         var outstanding: Bool { lock.withLock { !waiting.isEmpty || !owed.isEmpty } }
@@ -266,5 +263,13 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             return true
         }
         return trace
+    }
+}
+
+extension Dictionary where Value == Int {
+    /// One fewer of `key`; gone at zero.
+    mutating func decrementOrRemove(_ key: Key) {
+        guard let n = self[key] else { return }
+        self[key] = n > 1 ? n - 1 : nil
     }
 }
