@@ -14,11 +14,11 @@ import Testing
         var w = AnswerWaits()
         w.add(["x"], deadline: later)
         w.add(["x"], deadline: later)
-        #expect(!w.isEmpty && w.entries.map(\.optional) == [false, true])
+        #expect(!w.nothingOwed && w.entries.map(\.optional) == [false, true])
         do { let r = w.answered("x", rejection: true); #expect(r) }
-        #expect(!w.isEmpty && w.contains("x"), "the rejection was the second's: the first is still owed")
+        #expect(!w.nothingOwed && w.contains("x"), "the rejection was the second's: the first is still owed")
         do { let r = w.answered("x"); #expect(r) }
-        #expect(w.isEmpty && !w.contains("x"))
+        #expect(w.nothingOwed && !w.contains("x"))
         let third = w.answered("x")
         #expect(!third, "a third answer settles nothing")
     }
@@ -31,12 +31,12 @@ import Testing
         w.add(["n-1"], deadline: later)
         w.add(["n-1", "other"], deadline: later)
         do { let r = w.answered("n-1"); #expect(r) }
-        #expect(w.isEmpty, "only optional requests are left")
+        #expect(w.nothingOwed, "only optional requests are left")
         #expect(w.contains("n-1") && w.entries.count == 2)
         w.add(["n-1"], deadline: later)
-        #expect(w.isEmpty, "still open under n-1: optional too")
+        #expect(w.nothingOwed, "still open under n-1: optional too")
         w.add(["fresh"], deadline: later)
-        #expect(!w.isEmpty)
+        #expect(!w.nothingOwed)
     }
 
     /// An id reused after its answer came is a new request, waited for as any other.
@@ -45,9 +45,9 @@ import Testing
         w.add(["x"], deadline: later)
         _ = w.answered("x")
         w.add(["x"], deadline: later)
-        #expect(!w.isEmpty)
+        #expect(!w.nothingOwed)
         do { let r = w.answered("x", rejection: true); #expect(r) }
-        #expect(w.isEmpty, "no optional one under x: the rejection answers the request")
+        #expect(w.nothingOwed, "no optional one under x: the rejection answers the request")
     }
 
     @Test func anAnswerToAnyIdOfARequestObjectWithDuplicateKeysSettlesIt() {
@@ -57,7 +57,7 @@ import Testing
         do { let r = w.answered("a"); #expect(r) }
         #expect(w.contains("b") && !w.contains("a"))
         do { let r = w.answered("b"); #expect(r) }
-        #expect(w.isEmpty)
+        #expect(w.nothingOwed)
     }
 
     @Test func expiryDropsOnlyWhatIsDue() {

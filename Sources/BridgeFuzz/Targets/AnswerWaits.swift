@@ -31,7 +31,7 @@ struct AnswerWaits: Sendable {
     private(set) var entries: [Entry] = []
 
     /// Whether nothing holds the case: every request still open is optional.
-    var isEmpty: Bool { !entries.contains { !$0.optional } }
+    var nothingOwed: Bool { !entries.contains { !$0.optional } }
 
     /// Whether some request under `id` still owes its final answer.
     func contains(_ id: String) -> Bool { entries.contains { $0.ids.contains(id) } }

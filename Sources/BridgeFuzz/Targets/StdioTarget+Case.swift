@@ -91,7 +91,7 @@ extension StdioTarget {
         steps: for (i, step) in input.steps.enumerated() {
             // The pause only matters while an answer is outstanding: with none, the host
             // cannot tell a pause from none, so the step goes at once.
-            let wait = waiting.isEmpty && owed.isEmpty ? 0 : min(step.delayMs, maxStepDelayMs)
+            let wait = waiting.nothingOwed && owed.isEmpty ? 0 : min(step.delayMs, maxStepDelayMs)
             let until = clock.now + .milliseconds(wait)
             repeat {
                 // Rounded up: a timeout of 0 for the last fraction of a millisecond spun.
@@ -136,9 +136,9 @@ extension StdioTarget {
         }
 
         // Every well-formed request's final answer, each within its own deadline.
-        while !waiting.isEmpty && !trace.cutShort && !flooded {
+        while !waiting.nothingOwed && !trace.cutShort && !flooded {
             if waiting.expire(at: clock.now) { expired = true }
-            if waiting.isEmpty { break }
+            if waiting.nothingOwed { break }
             if !collect(10) && p.status() != nil { exitedEarly = true; break }
             if timeUp() { trace.cutShort = true }
         }

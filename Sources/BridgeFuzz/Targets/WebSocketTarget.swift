@@ -186,13 +186,13 @@ public struct WebSocketTarget: FuzzTarget, ProbingTarget {
             return r.reusesOpenId
         }
 
-        var outstanding: Bool { lock.withLock { !waiting.isEmpty || !owed.isEmpty } }
+        var outstanding: Bool { lock.withLock { !waiting.nothingOwed || !owed.isEmpty } }
 
         /// Drops the requests whose deadline passed; true while some are still waiting.
         func stillWaiting(at now: ContinuousClock.Instant) -> Bool {
             lock.withLock {
                 _ = waiting.expire(at: now)
-                return !waiting.isEmpty
+                return !waiting.nothingOwed
             }
         }
     }

@@ -158,7 +158,7 @@ final class PageHolder: Sendable {
     /// Ends a case: its ids become earlier ids; one it sent that may be a request still
     /// unanswered may hold a slot for ``StdioTarget/slotHoldMs``.
     func end(_ recorder: WebSocketTarget.Recorder) {
-        let (ids, owed) = recorder.lock.withLock { (recorder.caseIds, !recorder.owed.isEmpty || !recorder.waiting.isEmpty) }
+        let (ids, owed) = recorder.lock.withLock { (recorder.caseIds, !recorder.owed.isEmpty || !recorder.waiting.nothingOwed) }
         state.withLock { s in
             if s.recorder === recorder { s.recorder = nil }
             if owed { s.slotsHeldUntil = ContinuousClock.now + .milliseconds(StdioTarget.slotHoldMs) }
